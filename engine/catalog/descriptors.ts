@@ -1,0 +1,118 @@
+import type { SourceRefJson } from '../expressions/values.ts';
+import type { FactDef, RuleDef } from '../model/pack.ts';
+import { resolveParameter, sourceRefOf } from '../run/parameters.ts';
+import type { CalculatorPlan } from '../run/plan.ts';
+
+/** A calculator's catalog entry, exactly the API's closed shape. */
+export interface CalculatorEntry {
+  calculatorId: string;
+  context: { jurisdiction: string; taxYear: string };
+  description: string;
+  inputFactIds: string[];
+  outputFactIds: string[];
+  reportSchemaName: string;
+  ruleIds: string[];
+  supportedHelpModes: string[];
+  title: string;
+}
+
+export interface FactQuestion {
+  _tag: 'FactQuestion';
+  id: string;
+  inputKind: string;
+  prompt: string;
+  helpText?: string | null;
+}
+
+export interface FactDescriptor {
+  authority: 'input' | 'derived' | 'parameter';
+  id: string;
+  question: FactQuestion | null;
+  schemaTag: string;
+  title: string;
+}
+
+export interface RuleParameterDescriptor {
+  id: string;
+  title: string;
+  source: SourceRefJson;
+  effectivePeriod: { from: string; toExclusive: string | null };
+}
+
+export interface RuleDescriptor {
+  id: string;
+  title: string;
+  parameters: RuleParameterDescriptor[];
+  provides: string[];
+  requires: string[];
+  sourcePolicy: 'required' | 'not-required';
+  sources: SourceRefJson[];
+  allowDuplicateProvides: boolean | null;
+}
+
+export interface GraphEdge {
+  from: string;
+  ruleId: string;
+  to: string;
+}
+
+export function calculatorEntry(plan: CalculatorPlan): CalculatorEntry {
+  const { def } = plan;
+  return {
+    calculatorId: def.id,
+    context: { ...plan.context },
+    description: def.description,
+    inputFactIds: [...def.inputFacts],
+    outputFactIds: [...def.outputFacts],
+    reportSchemaName: def.reportSchemaName,
+    ruleIds: plan.steps.map((step) => step.rule.id),
+    supportedHelpModes: [...def.supportedHelpModes],
+    title: def.title,
+  };
+}
+
+export function questionOf(fact: FactDef): FactQuestion | null {
+  if (!fact.question) return null;
+  return {
+    _tag: 'FactQuestion',
+    id: fact.question.id,
+    inputKind: fact.question.inputKind,
+    prompt: fact.question.prompt,
+    helpText: fact.question.helpText ?? null,
+  };
+}
+
+export function factDescriptor(fact: FactDef): FactDescriptor {
+  return { authority: fact.authority, id: fact.id, question: questionOf(fact), schemaTag: fact.schemaTag, title: fact.title };
+}
+
+/** A rule as the API describes it, with each parameter's value period for the calculator's year. */
+export function ruleDescriptor(plan: CalculatorPlan, rule: RuleDef): RuleDescriptor {
+  const sources = new Map(plan.pack.sources.map((source) => [source.id, source]));
+  const parameters = new Map(plan.pack.parameters.map((parameter) => [parameter.id, parameter]));
+  return {
+    id: rule.id,
+    title: rule.title,
+    parameters: rule.parameters.map((id, index) => {
+      const parameter = parameters.get(id)!;
+      const resolved = resolveParameter(parameter, plan.pack.taxYear, sources, index);
+      const value = resolved ?? { effectivePeriod: parameter.values.at(-1)!.effectivePeriod, source: sourceRefOf(sources.get(parameter.values.at(-1)!.source)!) };
+      return { id, title: parameter.title, source: value.source, effectivePeriod: { ...value.effectivePeriod } };
+    }),
+    provides: [...rule.provides],
+    requires: [...rule.requires],
+    sourcePolicy: rule.sourcePolicy,
+    sources: rule.sources.map((id) => sourceRefOf(sources.get(id)!)),
+    allowDuplicateProvides: rule.allowDuplicateProvides ?? null,
+  };
+}
+
+/** Facts of a calculator: its inputs, then the facts its rules derive, in run order. */
+export function calculatorFacts(plan: CalculatorPlan): FactDef[] {
+  return [...plan.inputFacts, ...plan.steps.map((step) => step.outputFact)];
+}
+
+/** One edge per (required fact → provided fact) pair of each rule, in rule order. */
+export function graphEdges(plan: CalculatorPlan): GraphEdge[] {
+  return plan.steps.flatMap((step) => step.rule.requires.flatMap((from) => step.rule.provides.map((to) => ({ from, ruleId: step.rule.id, to }))));
+}

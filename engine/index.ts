@@ -1,0 +1,32 @@
+/**
+ * The rule-pack engine: loads versioned YAML packs, checks them, and runs their calculators with
+ * full traces. Knows no tax and no HTTP; everything specific lives in the packs.
+ */
+export { createCatalog, type Catalog } from './catalog/catalog.ts';
+export {
+  calculatorEntry,
+  calculatorFacts,
+  factDescriptor,
+  graphEdges,
+  ruleDescriptor,
+  type CalculatorEntry,
+  type FactDescriptor,
+  type FactQuestion,
+  type GraphEdge,
+  type RuleDescriptor,
+} from './catalog/descriptors.ts';
+export { factHelp, type FactHelp } from './catalog/help.ts';
+export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
+export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';
+export { OPERATORS } from './expressions/compile.ts';
+export type { SourceRefJson } from './expressions/values.ts';
+export { packSchemaPath, PACK_FILE_KINDS, type PackFileKind } from './load/schemas.ts';
+export { formatDiagnostic, isGraphIssue, GRAPH_ISSUE_KINDS, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
+export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
+export { suggest } from './model/suggest.ts';
+export { BUILT_IN_ROUNDING_MODES } from './money/rounding.ts';
+export type { InputIssue } from './run/decode.ts';
+export { computeFacts, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
+export type { CalculatorPlan } from './run/plan.ts';
+export type { JsonSchema } from './run/shapes.ts';
+export type { ParameterTrace, TraceNode } from './trace/trace.ts';

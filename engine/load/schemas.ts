@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { suggest } from '../model/suggest.ts';
+
+/** The kinds of file a pack folder holds, each with its JSON Schema in engine/schema/. */
+export const PACK_FILE_KINDS = ['pack', 'sources', 'facts', 'parameter', 'rule', 'calculator', 'examples'] as const;
+export type PackFileKind = (typeof PACK_FILE_KINDS)[number];
+
+const SCHEMA_DIR = new URL('../schema/', import.meta.url);
+
+/** Path of the JSON Schema for a kind of pack file, for editors and docs. */
+export function packSchemaPath(kind: PackFileKind): string {
+  return new URL(`${kind}.schema.json`, SCHEMA_DIR).pathname;
+}
+
+let validators: Map<PackFileKind, ValidateFunction> | undefined;
+
+/** Compiles the pack-format schemas once per process. */
+function packValidators(): Map<PackFileKind, ValidateFunction> {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  const read = (name: string) => JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as object;
+  ajv.addSchema(read('definitions.schema.json'), 'definitions.schema.json');
+  validators = new Map(PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(read(`${kind}.schema.json`))]));
+  return validators;
+}
+
+/** A schema problem: where (as a path into the document) and what, in an analyst's words. */
+export interface SchemaProblem {
+  path: (string | number)[];
+  /** True when the location is a key (an unknown key), not a value. */
+  atKey: boolean;
+  message: string;
+}
+
+/** Validates one parsed file against the schema of its kind; returns every problem. */
+export function checkPackFile(kind: PackFileKind, value: unknown): SchemaProblem[] {
+  const validate = packValidators().get(kind)!;
+  if (validate(value)) return [];
+  return describeErrors(validate.errors ?? []);
+}
+
+function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
+  // A failed anyOf/oneOf reports every branch's complaint; keep one message for the whole choice.
+  const choices = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const insideChoice = (error: ErrorObject) =>
+    choices.some((choice) => choice !== error && error.schemaPath.startsWith(choice.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/')));
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'if' || insideChoice(error)) continue;
+    const path = pointerToPath(error.instancePath);
+    const where = path.length === 0 ? 'the file' : `\`${renderPath(path)}\``;
+    let problem: SchemaProblem;
+    switch (error.keyword) {
+      case 'additionalProperties': {
+        const key = String(error.params.additionalProperty);
+        const known = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {});
+        const hint = suggest(key, known);
+        problem = { path: [...path, key], atKey: true, message: `unknown key \`${key}\`${hint ? `; did you mean \`${hint}\`?` : ''}${known.length ? ` (allowed: ${known.join(', ')})` : ''}` };
+        break;
+      }
+      case 'required':
+        problem = { path, atKey: false, message: `${where} is missing the required key \`${String(error.params.missingProperty)}\`` };
+        break;
+      case 'enum':
+        problem = { path, atKey: false, message: `${where} must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}` };
+        break;
+      case 'const':
+        problem = { path, atKey: false, message: `${where} must be ${JSON.stringify(error.params.allowedValue)}` };
+        break;
+      case 'pattern': {
+        const description = (error.parentSchema as { description?: string })?.description;
+        problem = { path, atKey: false, message: `${where} is not well formed${description ? `: ${description}` : ` (expected the pattern ${String(error.params.pattern)})`}` };
+        break;
+      }
+      case 'anyOf':
+      case 'oneOf': {
+        const schema = error.parentSchema as { description?: string; oneOf?: { required?: string[] }[] };
+        const exclusive = schema.oneOf?.every((branch) => branch.required && Object.keys(branch).length === 1);
+        const message = exclusive
+          ? `${where} needs exactly one of ${schema.oneOf!.map((branch) => `\`${branch.required![0]}\``).join(' or ')}`
+          : `${where} is not valid here${schema.description ? `: ${schema.description}` : ''}`;
+        problem = { path, atKey: false, message };
+        break;
+      }
+      default:
+        problem = { path, atKey: false, message: `${where} ${error.message ?? 'is not valid'}` };
+    }
+    const key = `${problem.path.join('/')}|${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}
+
+/** `values[0].effectivePeriod.from` from a path. */
+export function renderPath(path: readonly (string | number)[]): string {
+  return path.map((step, index) => (typeof step === 'number' ? `[${step}]` : index === 0 ? step : `.${step}`)).join('');
+}

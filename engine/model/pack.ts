@@ -1,0 +1,172 @@
+import type { SourceLocation } from './diagnostics.ts';
+
+/** Units a parameter value or table column can have. */
+export type ValueUnit = 'cents' | 'dollars' | 'ratio' | 'count' | 'boolean';
+export type ParameterUnit = ValueUnit | 'bracket-table';
+
+export type SourceKind = 'ato-publication' | 'legislation' | 'regulation' | 'internal-validation';
+
+export interface SourceDef {
+  id: string;
+  kind: SourceKind;
+  reference: string;
+  title: string;
+  at: SourceLocation;
+}
+
+export interface EffectivePeriod {
+  from: string;
+  toExclusive: string | null;
+}
+
+/** A fact's JSON shape, as declared in facts.yaml. */
+export type FactShape =
+  | { type: 'money' }
+  | { type: 'boolean' }
+  | { type: 'ratio' }
+  | { type: 'count' }
+  | { type: 'selection'; options: string[] }
+  | { type: 'record'; tag: string; fields: Record<string, FactShape> };
+
+export interface FactQuestionDef {
+  id: string;
+  inputKind: 'money' | 'boolean' | 'selection';
+  prompt: string;
+  helpText?: string;
+}
+
+export interface FactDef {
+  id: string;
+  title: string;
+  authority: 'input' | 'derived';
+  schemaTag: string;
+  shape: FactShape;
+  question?: FactQuestionDef;
+  example?: unknown;
+  at: SourceLocation;
+}
+
+/** How the rows of a bracket table are matched. */
+export interface TableSpec {
+  bound: 'below' | 'upTo' | 'from';
+  boundUnit: 'cents' | 'dollars';
+  columns: Record<string, ValueUnit>;
+}
+
+/** Raw scalar or row values as written in YAML (numbers, numeric strings, booleans, null). */
+export type RawScalar = number | string | boolean | null;
+
+export interface ParameterValueDef {
+  effectivePeriod: EffectivePeriod;
+  source: string;
+  value?: RawScalar;
+  rows?: Record<string, RawScalar>[];
+  at: SourceLocation;
+  sourceAt: SourceLocation;
+}
+
+export interface ParameterDef {
+  id: string;
+  title: string;
+  description?: string;
+  unit: ParameterUnit;
+  table?: TableSpec;
+  values: ParameterValueDef[];
+  at: SourceLocation;
+}
+
+export interface LedgerComponentDef {
+  id: string;
+  label: string;
+  fact: string;
+  effect: 'additive' | 'subtractive' | 'informational';
+  whenZero: 'active' | 'zeroed';
+}
+
+export interface RuleDef {
+  id: string;
+  title: string;
+  requires: string[];
+  provides: string[];
+  parameters: string[];
+  sources: string[];
+  sourcePolicy: 'required' | 'not-required';
+  allowDuplicateProvides?: boolean;
+  rounding: string;
+  expression?: unknown;
+  ledger?: LedgerComponentDef[];
+  explanation: string;
+  at: SourceLocation;
+  /** Location of each list entry or key, for precise diagnostics. */
+  locate(path: (string | number)[]): SourceLocation;
+}
+
+/** A report object template: an object with `_tag` and fields. */
+export interface ReportObjectTemplate {
+  tag: string;
+  fields: Record<string, ReportFieldTemplate>;
+}
+export type ReportFieldTemplate =
+  | ReportObjectTemplate
+  | { money: string }
+  | { fact: string }
+  | { trace: string }
+  | { ledgerComponents: string }
+  | { rulePackVersion: true };
+
+export type HelpMode = 'none' | 'errors' | 'schema' | 'examples' | 'sources' | 'full';
+
+export interface CalculatorDef {
+  id: string;
+  title: string;
+  description: string;
+  inputFacts: string[];
+  outputFacts: string[];
+  factsSchemaName: string;
+  reportSchemaName: string;
+  supportedHelpModes: HelpMode[];
+  catalogOrder?: number;
+  report: ReportObjectTemplate;
+  at: SourceLocation;
+  locate(path: (string | number)[]): SourceLocation;
+}
+
+export interface ExampleDef {
+  name: string;
+  calculator: string;
+  facts: Record<string, unknown>;
+  expect: Record<string, unknown>;
+  source: string;
+  note?: string;
+  at: SourceLocation;
+}
+
+export interface RoundingModeDef {
+  id: string;
+  to: 'cent' | 'dollar';
+  method: 'half-up' | 'floor' | 'ceil';
+  source: string;
+  explanation: string;
+  at: SourceLocation;
+}
+
+/** A rule pack as loaded from its folder, before any checking beyond its JSON Schema. */
+export interface PackDef {
+  id: string;
+  version: string;
+  title: string;
+  description?: string;
+  jurisdiction: { code: string; title: string };
+  taxYear: { id: string; from: string; toExclusive: string };
+  currency: string;
+  roundingModes: RoundingModeDef[];
+  sources: SourceDef[];
+  facts: FactDef[];
+  parameters: ParameterDef[];
+  rules: RuleDef[];
+  calculators: CalculatorDef[];
+  examples: ExampleDef[];
+  /** Folder the pack was loaded from. */
+  dir: string;
+  at: SourceLocation;
+}

@@ -1,0 +1,62 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchema } from './shapes.ts';
+
+/** One problem with a request's input, located by its JSON path; never quotes the value received. */
+export interface InputIssue {
+  path: string[];
+  message: string;
+}
+
+let ajv: Ajv2020 | undefined;
+
+/** The Ajv instance for fact schemas: every error collected, `x-expected` known as an annotation. */
+export function factsAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' });
+  }
+  return ajv;
+}
+
+/** Compiles a schema once, at load. */
+export function compileSchema(schema: JsonSchema): ValidateFunction {
+  return factsAjv().compile(schema);
+}
+
+/**
+ * Turns Ajv errors into input issues: one per path, saying what was expected there.
+ * Unknown keys are reported at their parent, naming the allowed keys, because the key itself is input.
+ */
+export function issuesFromErrors(errors: readonly ErrorObject[], prefix: readonly string[] = []): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const path = [...prefix, ...pointerSegments(error.instancePath)];
+    const schema = (error.parentSchema ?? {}) as { 'x-expected'?: string; properties?: Record<string, { 'x-expected'?: string }> };
+    let issue: InputIssue;
+    if (error.keyword === 'required') {
+      const field = String(error.params.missingProperty);
+      const expected = schema.properties?.[field]?.['x-expected'];
+      issue = { path: [...path, field], message: `is required${expected ? `: expected ${expected}` : ''}` };
+    } else if (error.keyword === 'additionalProperties') {
+      const allowed = Object.keys(schema.properties ?? {});
+      issue = { path, message: `has a field that is not allowed here; the allowed fields are ${allowed.join(', ')}` };
+    } else {
+      issue = { path, message: `expected ${schema['x-expected'] ?? 'a different value'}` };
+    }
+    const key = JSON.stringify(issue);
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

@@ -1,0 +1,67 @@
+import { Decimal, HUNDRED, ZERO } from '../money/decimal.ts';
+import type { ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
+import { TableValue, type ResolvedParameter, type SourceRefJson, type TableRow } from '../expressions/values.ts';
+
+/** The API form of a declared source. */
+export function sourceRefOf(source: SourceDef): SourceRefJson {
+  return Object.freeze({ _tag: 'SourceRef', kind: source.kind, reference: source.reference, title: source.title });
+}
+
+/**
+ * The parameter's value for a period: the one value whose effective period covers all of it.
+ * Undefined when no single value does (a gap, or a change part-way through).
+ */
+export function resolveParameter(
+  parameter: ParameterDef,
+  period: { from: string; toExclusive: string },
+  sources: ReadonlyMap<string, SourceDef>,
+  parameterIndex: number,
+): ResolvedParameter | undefined {
+  const entry = parameter.values.find(
+    (value) =>
+      value.effectivePeriod.from <= period.from &&
+      (value.effectivePeriod.toExclusive === null || value.effectivePeriod.toExclusive >= period.toExclusive),
+  );
+  const source = entry && sources.get(entry.source);
+  if (!entry || !source) return undefined;
+  const common = {
+    id: parameter.id,
+    title: parameter.title,
+    unit: parameter.unit,
+    effectivePeriod: { from: entry.effectivePeriod.from, toExclusive: entry.effectivePeriod.toExclusive },
+    sourceId: source.id,
+    source: sourceRefOf(source),
+  };
+  if (parameter.unit === 'bracket-table') {
+    const spec = parameter.table!;
+    const rows: TableRow[] = [];
+    let amountBelow = ZERO;
+    (entry.rows ?? []).forEach((raw, index) => {
+      const bound = raw[spec.bound] === null ? null : toInternal(spec.boundUnit, raw[spec.bound]!) as Decimal;
+      const cells: Record<string, Decimal | boolean | null> = {};
+      for (const [column, unit] of Object.entries(spec.columns)) cells[column] = raw[column] === null ? null : toInternal(unit, raw[column]!);
+      if (spec.bound === 'from' && index > 0) {
+        const previous = rows[index - 1]!;
+        amountBelow = amountBelow.add((previous.cells.rate as Decimal).mul(bound!.sub(previous.bound!)));
+      }
+      rows.push(
+        Object.freeze({
+          index,
+          bound,
+          cells: Object.freeze(cells),
+          amountBelow: spec.bound === 'from' ? amountBelow : null,
+          display: Object.freeze({ ...raw }),
+        }),
+      );
+    });
+    return { ...common, value: new TableValue(parameterIndex, spec, rows), display: rows.map((row) => row.display) };
+  }
+  return { ...common, value: toInternal(parameter.unit, entry.value!), display: entry.value };
+}
+
+/** A written value in the engine's units: money in cents, everything numeric as an exact Decimal. */
+function toInternal(unit: ValueUnit, raw: RawScalar): Decimal | boolean {
+  if (unit === 'boolean') return raw === true;
+  const value = new Decimal(String(raw));
+  return unit === 'dollars' ? value.mul(HUNDRED) : value;
+}

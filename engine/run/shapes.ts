@@ -1,0 +1,125 @@
+import { Decimal } from '../money/decimal.ts';
+import type { FactShape } from '../model/pack.ts';
+import type { StaticType } from '../expressions/compile.ts';
+import type { RecordValue, Value } from '../expressions/values.ts';
+
+/** The largest number of cents JSON can carry exactly. */
+export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
+
+/** What the expression checker knows about a fact of this shape. */
+export function staticTypeOf(shape: FactShape): StaticType {
+  switch (shape.type) {
+    case 'money':
+    case 'ratio':
+    case 'count':
+      return { kind: 'number' };
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'selection':
+      return { kind: 'string', options: shape.options };
+    case 'record':
+      return { kind: 'record', fields: Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, staticTypeOf(field)])) };
+  }
+}
+
+/** A JSON Schema (2020-12) node, as generated here. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of a fact's JSON form. `x-expected` says in words what a value must be; decode
+ * errors quote it, so that a message says what was expected without repeating what was sent.
+ */
+export function jsonSchemaOf(shape: FactShape, currency: string): JsonSchema {
+  switch (shape.type) {
+    case 'money':
+      return {
+        type: 'object',
+        description: `An amount of money in integer cents (${currency}).`,
+        'x-expected': `a Money object: {"_tag": "Money", "cents": <integer>, "currency": "${currency}"}`,
+        required: ['_tag', 'cents', 'currency'],
+        additionalProperties: false,
+        properties: {
+          _tag: { const: 'Money', 'x-expected': '"Money"' },
+          cents: {
+            type: 'integer',
+            minimum: 0,
+            maximum: MAX_CENTS,
+            description: 'Whole cents, zero or more.',
+            'x-expected': `an integer number of cents from 0 to ${MAX_CENTS}`,
+          },
+          currency: { const: currency, 'x-expected': `"${currency}"` },
+        },
+      };
+    case 'boolean':
+      return { type: 'boolean', 'x-expected': 'true or false' };
+    case 'ratio':
+      return { type: 'number', 'x-expected': 'a number' };
+    case 'count':
+      return { type: 'integer', minimum: 0, maximum: MAX_CENTS, 'x-expected': 'a whole number, zero or more' };
+    case 'selection':
+      return { type: 'string', enum: shape.options, 'x-expected': `one of ${shape.options.map((option) => `"${option}"`).join(', ')}` };
+    case 'record': {
+      const names = Object.keys(shape.fields);
+      return {
+        type: 'object',
+        'x-expected': `a ${shape.tag} object with fields _tag, ${names.join(', ')}`,
+        required: ['_tag', ...names],
+        additionalProperties: false,
+        properties: {
+          _tag: { const: shape.tag, 'x-expected': `"${shape.tag}"` },
+          ...Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, jsonSchemaOf(field, currency)])),
+        },
+      };
+    }
+  }
+}
+
+/** Turns a JSON value already checked against the shape's schema into the engine's value. */
+export function decoderOf(shape: FactShape): (json: unknown) => Value {
+  switch (shape.type) {
+    case 'money':
+      return (json) => new Decimal((json as { cents: number }).cents);
+    case 'ratio':
+    case 'count':
+      return (json) => new Decimal(json as number);
+    case 'boolean':
+    case 'selection':
+      return (json) => json as Value;
+    case 'record': {
+      const fields = Object.entries(shape.fields).map(([name, field]) => [name, decoderOf(field)] as const);
+      return (json) => {
+        const record: Record<string, Value> = Object.create(null);
+        for (const [name, decode] of fields) record[name] = decode((json as Record<string, unknown>)[name]);
+        return record as RecordValue;
+      };
+    }
+  }
+}
+
+/** Turns an engine value back into the fact's JSON form (money as a Money object of integer cents). */
+export function encoderOf(shape: FactShape, currency: string): (value: Value) => unknown {
+  switch (shape.type) {
+    case 'money':
+      return (value) => ({ _tag: 'Money', cents: (value as Decimal).toNumber(), currency });
+    case 'ratio':
+      return (value) => (value as Decimal).toString();
+    case 'count':
+      return (value) => (value as Decimal).toNumber();
+    case 'boolean':
+    case 'selection':
+      return (value) => value;
+    case 'record': {
+      const fields = Object.entries(shape.fields).map(([name, field]) => [name, encoderOf(field, currency)] as const);
+      return (value) => {
+        const json: Record<string, unknown> = { _tag: shape.tag };
+        for (const [name, encode] of fields) json[name] = encode((value as Record<string, Value>)[name]!);
+        return json;
+      };
+    }
+  }
+}
+
+/** A short description of the JSON a fact accepts, for help texts. */
+export function describeShape(shape: FactShape, currency: string): string {
+  return String(jsonSchemaOf(shape, currency)['x-expected']);
+}

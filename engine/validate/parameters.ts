@@ -1,0 +1,103 @@
+import { Decimal } from '../money/decimal.ts';
+import type { Diagnostic } from '../model/diagnostics.ts';
+import type { ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
+
+/** Checks a parameter's values: periods, overlaps, units, table rows and the kind of source behind each value. */
+export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyMap<string, SourceDef>): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const subject = `parameter \`${parameter.id}\``;
+  const isTable = parameter.unit === 'bracket-table';
+  if (isTable && !parameter.table) {
+    diagnostics.push({ kind: 'value', message: `${subject} is a bracket-table but has no \`table\` description`, location: parameter.at });
+  }
+  if (!isTable && parameter.table) {
+    diagnostics.push({ kind: 'value', message: `${subject} has a \`table\` description but its unit is \`${parameter.unit}\``, location: parameter.at });
+  }
+
+  for (const value of parameter.values) {
+    const { from, toExclusive } = value.effectivePeriod;
+    if (toExclusive !== null && toExclusive <= from) {
+      diagnostics.push({ kind: 'value', message: `${subject}: the period from ${from} must end after it starts (toExclusive ${toExclusive})`, location: value.at });
+    }
+    const source = sources.get(value.source);
+    if (source?.kind === 'internal-validation') {
+      diagnostics.push({
+        kind: 'parameter-source-mismatch',
+        message: `${subject}: the value from ${from} cites \`${source.id}\`, an internal-validation source; a figure must rest on a publication, legislation or regulation`,
+        location: value.sourceAt,
+      });
+    }
+    if (isTable) {
+      if (value.rows === undefined) diagnostics.push({ kind: 'value', message: `${subject}: a bracket-table value needs \`rows\`, not \`value\``, location: value.at });
+      else if (parameter.table) diagnostics.push(...checkRows(parameter, value.rows, value.at));
+    } else if (value.value === undefined) {
+      diagnostics.push({ kind: 'value', message: `${subject}: a ${parameter.unit} parameter needs \`value\`, not \`rows\``, location: value.at });
+    } else {
+      const problem = unitProblem(parameter.unit as ValueUnit, value.value);
+      if (problem) diagnostics.push({ kind: 'value', message: `${subject}: the value from ${from} ${problem}`, location: value.at });
+    }
+  }
+
+  const ordered = [...parameter.values].sort((a, b) => a.effectivePeriod.from.localeCompare(b.effectivePeriod.from));
+  for (let index = 1; index < ordered.length; index++) {
+    const earlier = ordered[index - 1]!;
+    const later = ordered[index]!;
+    const earlierEnd = earlier.effectivePeriod.toExclusive;
+    if (earlierEnd === null || earlierEnd > later.effectivePeriod.from) {
+      diagnostics.push({
+        kind: 'parameter-overlap',
+        message: `${subject}: the value from ${later.effectivePeriod.from} overlaps the value from ${earlier.effectivePeriod.from} (which runs ${earlierEnd === null ? 'without end' : `until ${earlierEnd}`})`,
+        location: later.at,
+      });
+    }
+  }
+  return diagnostics;
+}
+
+function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], at: Diagnostic['location']): Diagnostic[] {
+  const table = parameter.table!;
+  const subject = `parameter \`${parameter.id}\``;
+  const problems: string[] = [];
+  const expectedKeys = [table.bound, ...Object.keys(table.columns)];
+  let previous: Decimal | undefined;
+  rows.forEach((row, index) => {
+    const name = `row ${index + 1}`;
+    for (const key of Object.keys(row)) if (!expectedKeys.includes(key)) problems.push(`${name} has unknown column \`${key}\` (columns: ${expectedKeys.join(', ')})`);
+    for (const key of expectedKeys) if (!(key in row)) problems.push(`${name} is missing \`${key}\``);
+    const bound = row[table.bound];
+    const isLast = index === rows.length - 1;
+    if (bound === null) {
+      if (table.bound === 'from' || !isLast) problems.push(`${name}: only the last row of a \`${table.bound}\` table may be open-ended (null)`);
+    } else if (bound !== undefined) {
+      const problem = unitProblem(table.boundUnit, bound);
+      if (problem) problems.push(`${name}: \`${table.bound}\` ${problem}`);
+      else {
+        const value = new Decimal(String(bound));
+        if (previous && value.lte(previous)) problems.push(`${name}: bounds must increase from row to row`);
+        if (index === 0 && table.bound === 'from' && !value.isZero()) problems.push(`${name}: a \`from\` table must start from 0`);
+        previous = value;
+      }
+    }
+    for (const [column, unit] of Object.entries(table.columns)) {
+      const cell = row[column];
+      if (cell === undefined) continue;
+      const problem = cell === null ? 'is empty' : unitProblem(unit, cell);
+      if (problem) problems.push(`${name}: \`${column}\` ${problem}`);
+    }
+  });
+  return problems.map((problem) => ({ kind: 'value' as const, message: `${subject}: ${problem}`, location: at }));
+}
+
+/** Why a raw value does not fit a unit, or undefined when it does. */
+export function unitProblem(unit: ValueUnit, value: RawScalar): string | undefined {
+  if (unit === 'boolean') return typeof value === 'boolean' ? undefined : 'must be true or false';
+  if (typeof value === 'boolean' || value === null) return 'must be a number';
+  let decimal: Decimal;
+  try {
+    decimal = new Decimal(String(value));
+  } catch {
+    return 'must be a number';
+  }
+  if ((unit === 'cents' || unit === 'count') && !decimal.isInteger()) return `must be a whole number of ${unit}`;
+  return undefined;
+}
