@@ -1,0 +1,14 @@
+/**
+ * The documentation site: reads Markdown content and the navigation file once at boot, checks them
+ * (frontmatter, links between pages, navigation), and serves pages, Markdown, navigation and search.
+ * The HTTP layer uses only this entry.
+ */
+export { buildDocsSite, type DocsPage, type DocsSite, type DocsSiteOptions } from './lib/site.ts';
+export type { GeneratedPage } from './lib/content.ts';
+export { PAGE_STATUSES, PAGE_TYPES, PRIMARY_READERS, type PageStatus, type PageType, type PrimaryReader } from './lib/frontmatter.ts';
+export { pagesMissingFromNavigation, type NavigationItem, type NavigationPageItem } from './lib/navigation.ts';
+export { SEARCH_RESULT_LIMIT, type SearchResult } from './lib/search.ts';
+export { EXCERPT_MAX_LENGTH } from './lib/excerpt.ts';
+export { checkDocsQuery, DOCS_QUERY_LIMITS, type DocsQueryParameter } from './lib/query.ts';
+export { DOCS_PATH_PATTERN_SOURCE } from './lib/paths.ts';
+export { DocsBuildError, formatProblem, type DocsProblem } from './lib/problems.ts';
