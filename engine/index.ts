@@ -25,8 +25,9 @@ export { formatDiagnostic, isGraphIssue, GRAPH_ISSUE_KINDS, type Diagnostic, typ
 export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
 export { suggest } from './model/suggest.ts';
 export { BUILT_IN_ROUNDING_MODES } from './money/rounding.ts';
-export type { InputIssue } from './run/decode.ts';
+export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
 export type { CalculatorPlan } from './run/plan.ts';
 export type { JsonSchema } from './run/shapes.ts';
 export type { ParameterTrace, TraceNode } from './trace/trace.ts';
+export { reportSchemas } from './run/report-schema.ts';

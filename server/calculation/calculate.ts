@@ -1,0 +1,47 @@
+import { performance } from 'node:perf_hooks';
+import { calculatorEntry, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
+
+/** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
+export interface CalculationRequest {
+  calculatorId: string;
+  jurisdiction: string;
+  taxYear: string;
+  facts: unknown;
+}
+
+/** What a calculation came to; `ok` carries the finished response body. */
+export type CalculationResult =
+  | { kind: 'ok'; body: string }
+  | { kind: 'decode'; issues: InputIssue[] }
+  | { kind: 'calculation'; message: string; cause: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'unavailable' };
+
+/** Serialised parts of a response that never change for a plan, made once. */
+const prefixes = new WeakMap<CalculatorPlan, string>();
+
+function responsePrefix(plan: CalculatorPlan): string {
+  let prefix = prefixes.get(plan);
+  if (!prefix) {
+    // Served packs have no graph issues: a pack with any does not get past boot.
+    prefix = `{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":`;
+    prefixes.set(plan, prefix);
+  }
+  return prefix;
+}
+
+/** Runs one calculation against a catalog within a budget, producing the response body on success. */
+export function calculate(catalog: Catalog, request: CalculationRequest, budgetMs: number): CalculationResult {
+  const plan = catalog.find(request.calculatorId, { jurisdiction: request.jurisdiction, taxYear: request.taxYear });
+  if (!plan) return { kind: 'unavailable' };
+  const outcome = runCalculator(plan, request.facts, { deadline: performance.now() + budgetMs });
+  if (outcome.ok) return { kind: 'ok', body: `${responsePrefix(plan)}${JSON.stringify(outcome.report)}}` };
+  switch (outcome.failure) {
+    case 'decode':
+      return { kind: 'decode', issues: outcome.issues.map((issue) => ({ path: ['facts', ...issue.path], message: issue.message })) };
+    case 'calculation':
+      return { kind: 'calculation', message: outcome.message, cause: outcome.cause };
+    case 'timeout':
+      return { kind: 'timeout' };
+  }
+}

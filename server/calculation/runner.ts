@@ -1,0 +1,14 @@
+import type { CalculationRequest, CalculationResult } from './calculate.ts';
+
+/** A held calculation place: run exactly one calculation on it, which gives the place back. */
+export interface CalculationPlace {
+  run(request: CalculationRequest, budgetMs: number): Promise<CalculationResult>;
+}
+
+/** Where calculations run: a fixed number of places and no queue. */
+export interface CalculationRunner {
+  /** A free place, or undefined when every place is busy. */
+  tryAcquire(): CalculationPlace | undefined;
+  readonly size: number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createCatalog, loadPacks } from '../../engine/index.ts';
+import { calculate, type CalculationRequest } from './calculate.ts';
+
+/** Messages the pool sends to a calculation worker. */
+export interface WorkerJob {
+  id: number;
+  request: CalculationRequest;
+  budgetMs: number;
+}
+
+const { packPaths } = workerData as { packPaths: string[] };
+const loaded = loadPacks(packPaths);
+if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
+  parentPort!.postMessage({ type: 'failed', message: 'the rule packs did not load cleanly in a calculation worker' });
+} else {
+  const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
+  parentPort!.on('message', (job: WorkerJob) => {
+    parentPort!.postMessage({ type: 'result', id: job.id, result: calculate(catalog, job.request, job.budgetMs) });
+  });
+  parentPort!.postMessage({ type: 'ready' });
+}

@@ -1,0 +1,73 @@
+/** Service settings, read from the environment with the contract's values as defaults. */
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  /** Calculations per client per window; 0 turns rate limiting off. */
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  /** Calculation places (worker threads); no queue beyond them. */
+  calcConcurrency: number;
+  /** Budget of every calculator operation. */
+  calcTimeoutMs: number;
+  bodyLimitBytes: number;
+  bodyTimeoutMs: number;
+  /** Count the first X-Forwarded-For address as the client, for deployments behind a proxy. */
+  trustProxy: boolean;
+  /** Origins allowed to call the API from a browser; empty means CORS is off. */
+  corsOrigins: string[];
+}
+
+export const DEFAULT_CONFIG: ServiceConfig = {
+  host: '127.0.0.1',
+  port: 4000,
+  rateLimitMax: 60,
+  rateLimitWindowSeconds: 60,
+  calcConcurrency: 8,
+  calcTimeoutMs: 5000,
+  bodyLimitBytes: 65536,
+  bodyTimeoutMs: 5000,
+  trustProxy: false,
+  corsOrigins: [],
+};
+
+/** Thrown for a setting that cannot be used; the message names the variable and what it must be. */
+export class ConfigError extends Error {}
+
+/** Reads the configuration; every problem is collected into one error. */
+export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const host = env.HOST?.trim() || DEFAULT_CONFIG.host;
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) problems.push('HOST must be a host name or an IP address');
+  const trustProxy = env.TRUST_PROXY ?? '0';
+  if (!['0', '1', ''].includes(trustProxy)) problems.push('TRUST_PROXY must be 0 or 1');
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push('CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com');
+  }
+  const config: ServiceConfig = {
+    host,
+    port: integer('PORT', DEFAULT_CONFIG.port, 0, 65535),
+    rateLimitMax: integer('RATE_LIMIT_MAX', DEFAULT_CONFIG.rateLimitMax, 0, 1_000_000),
+    rateLimitWindowSeconds: integer('RATE_LIMIT_WINDOW_S', DEFAULT_CONFIG.rateLimitWindowSeconds, 1, 86_400),
+    calcConcurrency: integer('CALC_CONCURRENCY', DEFAULT_CONFIG.calcConcurrency, 1, 256),
+    calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', DEFAULT_CONFIG.bodyLimitBytes, 1, 64 * 1024 * 1024),
+    bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
+    trustProxy: trustProxy === '1',
+    corsOrigins: [...new Set(corsOrigins)],
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}.`);
+  return config;
+}

@@ -1,0 +1,33 @@
+import type Koa from 'koa';
+import type { Catalog } from '../engine/index.ts';
+import type { DocsSite } from '../docs-site/index.ts';
+import type { CalculationRunner } from './calculation/runner.ts';
+import type { ServiceConfig } from './config.ts';
+import type { RateLimiter } from './limits/rate-limit.ts';
+import type { MetadataSource } from './metadata.ts';
+
+/** One structured log line per request; never carries bodies, facts or query values. */
+export interface RequestLogLine {
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+}
+
+/** What the application is built from. Everything stateful is passed in, so tests can swap it. */
+export interface AppDeps {
+  catalog: Catalog;
+  runner: CalculationRunner;
+  config: ServiceConfig;
+  docs?: DocsSite;
+  metadata?: MetadataSource;
+  rateLimiter?: RateLimiter;
+  log?: (line: RequestLogLine) => void;
+  /** Where unexpected failures are reported (name and stack only); defaults to stderr. */
+  reportFailure?: (error: unknown) => void;
+}
+
+/** Per-request state the middleware share (none yet beyond Koa's own). */
+export type RequestState = Record<string, never>;
+
+export type AppContext = Koa.ParameterizedContext<RequestState>;

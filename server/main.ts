@@ -1,0 +1,41 @@
+import { createServer } from 'node:http';
+import { createApp } from './app.ts';
+import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
+import { startWorkerPool } from './calculation/worker-pool.ts';
+import { ConfigError, readConfig } from './config.ts';
+
+/** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
+async function main(): Promise<void> {
+  const config = readConfig(process.env);
+  const catalog = loadCatalog();
+  const docs = loadDocs();
+  const runner = await startWorkerPool({ size: config.calcConcurrency, packPaths: [PACKS_DIR] });
+  const app = createApp({ catalog, runner, config, docs });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://${config.host}:${config.port}`, calculators: catalog.plans.length })}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ event: 'stopping', signal })}\n`);
+    // Stop accepting, let requests in flight finish, then release the workers.
+    server.close(() => {
+      void runner.close().then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), config.calcTimeoutMs + 1000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof BootFailure;
+  process.stderr.write(`${known ? (error as Error).message : `The service could not start: ${String((error as Error)?.stack ?? error)}`}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import {
+  calculatorEntry,
+  calculatorFacts,
+  factDescriptor,
+  factHelp,
+  graphEdges,
+  ruleDescriptor,
+  type Catalog,
+  type CalculatorPlan,
+  type FactDescriptor,
+  type HelpMode,
+  type RuleDescriptor,
+} from '../engine/index.ts';
+
+/** Filters of the listing routes; a well-formed value that matches nothing gives an empty list. */
+export interface ListFilter {
+  jurisdiction?: string;
+  taxYear?: string;
+  calculator?: string;
+}
+
+/**
+ * The catalog's metadata as the API serves it. Asynchronous so that every calculator operation,
+ * metadata included, runs under the same time budget.
+ */
+export interface MetadataSource {
+  jurisdictions(): Promise<unknown>;
+  taxYears(filter: ListFilter): Promise<unknown>;
+  calculators(filter: ListFilter): Promise<unknown>;
+  calculator(plan: CalculatorPlan): Promise<unknown>;
+  schema(plan: CalculatorPlan, help: HelpMode): Promise<unknown>;
+  graph(plan: CalculatorPlan): Promise<unknown>;
+  facts(filter: ListFilter): Promise<unknown>;
+  rules(filter: ListFilter): Promise<unknown>;
+}
+
+/** Metadata worked out once from the catalog; requests only filter it. */
+export function createMetadata(catalog: Catalog): MetadataSource {
+  const plans = catalog.plans;
+  const matching = (filter: ListFilter) =>
+    plans.filter(
+      (plan) =>
+        (filter.jurisdiction === undefined || plan.context.jurisdiction === filter.jurisdiction) &&
+        (filter.taxYear === undefined || plan.context.taxYear === filter.taxYear) &&
+        (filter.calculator === undefined || plan.def.id === filter.calculator),
+    );
+  const entries = new Map(plans.map((plan) => [plan, calculatorEntry(plan)]));
+  const factsOf = new Map(plans.map((plan) => [plan, calculatorFacts(plan).map(factDescriptor)]));
+  const rulesOf = new Map(plans.map((plan) => [plan, plan.steps.map((step) => ruleDescriptor(plan, step.rule))]));
+  const uniqueBy = <T>(items: T[], key: (item: T) => string) => {
+    const seen = new Set<string>();
+    return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)));
+  };
+
+  return {
+    jurisdictions: async () => ({
+      jurisdictions: uniqueBy(
+        plans.map((plan) => ({ code: plan.pack.jurisdiction.code, title: plan.pack.jurisdiction.title })),
+        (entry) => entry.code,
+      ),
+    }),
+    taxYears: async (filter) => ({
+      taxYears: uniqueBy(
+        matching(filter).map((plan) => ({ jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear })),
+        (entry) => `${entry.jurisdiction}|${entry.taxYear}`,
+      ),
+    }),
+    calculators: async (filter) => ({ calculators: matching(filter).map((plan) => entries.get(plan)!) }),
+    calculator: async (plan) => entries.get(plan)!,
+    schema: async (plan, help) => {
+      const helpItems = factHelp(plan, help);
+      const inputFacts = factsOf.get(plan)!.slice(0, plan.inputFacts.length).map((fact, index): FactDescriptor => {
+        const question = helpItems?.[index]?.question;
+        return question ? { ...fact, question } : fact;
+      });
+      return {
+        calculator: entries.get(plan)!,
+        inputFacts,
+        outputFacts: plan.def.outputFacts.map((id) => factsOf.get(plan)!.find((fact) => fact.id === id)!),
+        reportSchemaName: plan.def.reportSchemaName,
+        rules: rulesOf.get(plan)!,
+      };
+    },
+    graph: async (plan) => ({
+      calculator: entries.get(plan)!,
+      edges: graphEdges(plan),
+      facts: factsOf.get(plan)!,
+      rules: rulesOf.get(plan)!,
+      // The same validator runs at boot, where a pack with any issue stops the service.
+      validationIssues: [],
+    }),
+    facts: async (filter) => ({ facts: uniqueBy(matching(filter).flatMap((plan) => factsOf.get(plan)!), (fact) => fact.id) }),
+    rules: async (filter) => ({ rules: uniqueBy(matching(filter).flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => rule.id) }),
+  };
+}

@@ -1,0 +1,284 @@
+import { PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { reportSchemas, type Catalog, type JsonSchema } from '../../engine/index.ts';
+
+/** A reference to a named component schema. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const text = { type: 'string', minLength: 1 } as const;
+const nonBlank = { type: 'string', minLength: 1, pattern: '^\\S(.*\\S)?$' } as const;
+const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  additionalProperties: false,
+  properties,
+});
+const tagged = (tag: string, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema =>
+  object({ _tag: { const: tag }, ...properties }, ['_tag', ...required]);
+
+export const HELP_MODES = ['none', 'errors', 'schema', 'examples', 'sources', 'full'] as const;
+export const ROUNDING_NAMES = ['none', 'round-to-nearest-cent', 'floor-cent', 'ceil-cent', 'floor-dollar', 'ceil-dollar', 'ato-withholding-rounding'];
+
+/** The values the catalog actually serves, which the contract's enumerations name. */
+export interface CatalogValues {
+  calculatorIds: string[];
+  jurisdictions: string[];
+  taxYears: string[];
+  currencies: string[];
+}
+
+export function catalogValues(catalog: Catalog): CatalogValues {
+  const unique = (values: string[]) => [...new Set(values)];
+  return {
+    calculatorIds: unique(catalog.plans.map((plan) => plan.def.id)),
+    jurisdictions: unique(catalog.plans.map((plan) => plan.context.jurisdiction)),
+    taxYears: unique(catalog.plans.map((plan) => plan.context.taxYear)),
+    currencies: unique(catalog.plans.map((plan) => plan.pack.currency)),
+  };
+}
+
+/** The request body of calculate around a given facts schema: one definition for the API description and validation. */
+export function calculatorRunRequestSchema(facts: JsonSchema, values: CatalogValues): JsonSchema {
+  return {
+    ...object(
+    {
+      facts: { ...facts, description: 'The calculator facts: shape A (grossPay, taxFreeThresholdClaimed) for the pay calculators, shape B (taxableIncome) for the annual calculator.' },
+      jurisdiction: {
+        enum: [...values.jurisdictions, null],
+        description: 'Jurisdiction to calculate for; defaults to the calculator\'s own.',
+        'x-expected': `${values.jurisdictions.map((value) => `"${value}"`).join(', ')} or null`,
+      },
+      taxYear: {
+        enum: [...values.taxYears, null],
+        description: 'Tax year to calculate for; defaults to the calculator\'s own.',
+        'x-expected': `${values.taxYears.map((value) => `"${value}"`).join(', ')} or null`,
+      },
+    },
+    ['facts'],
+    ),
+    'x-expected': 'a JSON object with facts and, optionally, jurisdiction and taxYear',
+  };
+}
+
+/**
+ * Every component schema of the API: the contract's shapes, with the facts and report shapes derived
+ * from the loaded packs. Built once at boot; the OpenAPI document and request validation share it.
+ */
+export function componentSchemas(catalog: Catalog): Record<string, JsonSchema> {
+  const values = catalogValues(catalog);
+  const schemas: Record<string, JsonSchema> = {
+    Money: tagged('Money', { cents: { type: 'integer', description: 'Whole cents.' }, currency: { enum: values.currencies } }),
+    Context: object({ jurisdiction: { enum: values.jurisdictions }, taxYear: { enum: values.taxYears } }),
+    CalculatorEntry: object({
+      calculatorId: { enum: values.calculatorIds },
+      context: ref('Context'),
+      description: { type: 'string' },
+      inputFactIds: { type: 'array', items: { type: 'string' } },
+      outputFactIds: { type: 'array', items: { type: 'string' } },
+      reportSchemaName: { type: 'string' },
+      ruleIds: { type: 'array', items: { type: 'string' } },
+      supportedHelpModes: { type: 'array', items: { enum: [...HELP_MODES] } },
+      title: { type: 'string' },
+    }),
+    FactQuestion: tagged(
+      'FactQuestion',
+      { id: { type: 'string' }, inputKind: { enum: ['money', 'boolean', 'selection'] }, prompt: { type: 'string' }, helpText: { type: ['string', 'null'] } },
+      ['id', 'inputKind', 'prompt'],
+    ),
+    FactDescriptor: object(
+      {
+        authority: { enum: ['input', 'derived', 'parameter'] },
+        id: { type: 'string' },
+        question: { oneOf: [ref('FactQuestion'), { type: 'null' }] },
+        schemaTag: { type: 'string' },
+        title: { type: 'string' },
+      },
+      ['authority', 'id', 'schemaTag', 'title'],
+    ),
+    SourceRef: tagged('SourceRef', {
+      kind: { enum: ['ato-publication', 'legislation', 'regulation', 'internal-validation'] },
+      reference: { type: 'string' },
+      title: { type: 'string' },
+    }),
+    EffectivePeriod: object({ from: { type: 'string', format: 'date' }, toExclusive: { type: ['string', 'null'], format: 'date' } }, ['from']),
+    RuleParameter: object({ id: { type: 'string' }, title: { type: 'string' }, source: ref('SourceRef'), effectivePeriod: ref('EffectivePeriod') }),
+    RuleDescriptor: object(
+      {
+        id: { type: 'string' },
+        title: { type: 'string' },
+        parameters: { type: 'array', items: ref('RuleParameter') },
+        provides: { type: 'array', items: { type: 'string' } },
+        requires: { type: 'array', items: { type: 'string' } },
+        sourcePolicy: { enum: ['not-required', 'required'] },
+        sources: { type: 'array', items: ref('SourceRef') },
+        allowDuplicateProvides: { type: ['boolean', 'null'] },
+      },
+      ['id', 'title', 'parameters', 'provides', 'requires', 'sourcePolicy', 'sources'],
+    ),
+    GraphEdge: object({ from: { type: 'string' }, ruleId: { type: 'string' }, to: { type: 'string' } }),
+    GraphValidationIssue: tagged('GraphValidationIssue', {
+      kind: { enum: ['duplicate-provider', 'missing-provider', 'missing-source', 'parameter-overlap', 'parameter-source-mismatch', 'cycle'] },
+      message: { type: 'string' },
+    }),
+    CalculationDiagnostics: tagged('CalculationDiagnostics', { graphIssues: { type: 'array', items: ref('GraphValidationIssue') } }),
+    TraceNode: tagged(
+      'TraceNode',
+      {
+        children: { type: 'array', items: ref('TraceNode') },
+        inputs: { type: 'object', description: 'The facts and parameter values (with their effective periods) the step read, and any named intermediate values.' },
+        result: { description: 'What the step produced.' },
+        ruleId: { type: 'string' },
+        sources: { type: 'array', items: ref('SourceRef') },
+        title: { type: 'string' },
+        formula: { type: ['string', 'null'] },
+        rounding: { enum: [...ROUNDING_NAMES, null] },
+      },
+      ['children', 'inputs', 'result', 'ruleId', 'sources', 'title'],
+    ),
+    LedgerComponent: tagged('LedgerComponent', {
+      amount: ref('Money'),
+      effect: { enum: ['additive', 'subtractive', 'informational'] },
+      id: { type: 'string' },
+      label: { type: 'string' },
+      status: { enum: ['active', 'disabled', 'zeroed'] },
+      trace: ref('TraceNode'),
+    }),
+  };
+
+  // Facts and reports come from the packs: each calculator's facts schema and report objects, by name.
+  const factsNames: string[] = [];
+  const reportNames: string[] = [];
+  for (const plan of catalog.plans) {
+    const factsName = plan.def.factsSchemaName;
+    if (!schemas[factsName]) {
+      schemas[factsName] = plan.factsSchema;
+      factsNames.push(factsName);
+    }
+    for (const [name, schema] of reportSchemas(plan, ref)) {
+      if (schemas[name]) {
+        schemas[name] = mergeConsts(schemas[name]!, schema);
+      } else schemas[name] = schema;
+    }
+    if (!reportNames.includes(plan.def.reportSchemaName)) reportNames.push(plan.def.reportSchemaName);
+  }
+  const factsUnion = factsNames.length === 1 ? ref(factsNames[0]!) : { oneOf: factsNames.map(ref) };
+  schemas.CalculatorRunRequest = calculatorRunRequestSchema(factsUnion, values);
+  schemas.CalculatorRunResponse = object({
+    calculator: ref('CalculatorEntry'),
+    diagnostics: ref('CalculationDiagnostics'),
+    report: { oneOf: reportNames.map(ref) },
+  });
+
+  Object.assign(schemas, errorSchemas(values), docsSchemas(), metadataResponses());
+  return schemas;
+}
+
+/** The same report object served by packs of different versions: allow each version's constant. */
+function mergeConsts(existing: JsonSchema, next: JsonSchema): JsonSchema {
+  const properties = { ...(existing.properties as Record<string, JsonSchema>) };
+  for (const [name, schema] of Object.entries(next.properties as Record<string, JsonSchema>)) {
+    const current = properties[name];
+    if (current && 'const' in current && 'const' in schema && current.const !== schema.const) {
+      properties[name] = { enum: [current.const, schema.const] };
+    } else if (current && 'enum' in current && 'const' in schema && !(current.enum as unknown[]).includes(schema.const)) {
+      properties[name] = { enum: [...(current.enum as unknown[]), schema.const] };
+    }
+  }
+  return { ...existing, properties };
+}
+
+function errorSchemas(values: CatalogValues): Record<string, JsonSchema> {
+  const fixed = (tag: string, code: string, retry: string, description: string): JsonSchema => ({
+    ...tagged(tag, { code: { const: code }, message: { type: 'string' }, retry: { const: retry } }),
+    description,
+  });
+  const schemas: Record<string, JsonSchema> = {
+    CalculatorOperationTimedOut: fixed('CalculatorOperationTimedOut', 'calculation-timeout', 'try-again-manually', 'The operation could not finish within five seconds.'),
+    CalculatorRequestBodyTimedOut: fixed('CalculatorRequestBodyTimedOut', 'request-timeout', 'try-again-manually', 'The request body was not received within five seconds.'),
+    CalculatorRequestBodyTooLarge: fixed('CalculatorRequestBodyTooLarge', 'request-too-large', 'reduce-request', 'The request body is over 64 KiB.'),
+    CalculatorRateLimited: fixed('CalculatorRateLimited', 'rate-limited', 'wait-then-try-manually', 'Too many calculations from this client; wait a minute.'),
+    CalculatorAdmissionUnavailable: fixed('CalculatorAdmissionUnavailable', 'calculation-admission-unavailable', 'try-again-manually', 'The calculation could not be admitted.'),
+    CalculatorCapacityExceeded: fixed('CalculatorCapacityExceeded', 'calculation-capacity', 'try-again-manually', 'Every calculation place is busy.'),
+    CalculationError: tagged('CalculationError', { message: { type: 'string' }, cause: { description: 'A structured, safe reason (rule id, parameter id).' } }, ['message']),
+    CalculatorInputIssue: tagged('CalculatorInputIssue', { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } }),
+    FactHelp: object({ factId: { type: 'string' }, title: { type: 'string' }, question: ref('FactQuestion') }, ['factId', 'title']),
+    CalculatorInputDecodeError: tagged(
+      'CalculatorInputDecodeError',
+      {
+        issues: { type: 'array', items: ref('CalculatorInputIssue') },
+        message: { type: 'string' },
+        calculatorId: { enum: [...values.calculatorIds, null] },
+        help: { oneOf: [{ type: 'array', items: ref('FactHelp') }, { type: 'null' }] },
+      },
+      ['issues', 'message'],
+    ),
+    UnsupportedCalculatorError: tagged('UnsupportedCalculatorError', { message: { type: 'string' }, requestedCalculator: { type: 'string' } }),
+    UnsupportedCalculatorContextError: tagged('UnsupportedCalculatorContextError', {
+      context: object({ jurisdiction: { type: ['string', 'null'] }, taxYear: { type: ['string', 'null'] } }, []),
+      message: { type: 'string' },
+      requestedCalculator: { enum: values.calculatorIds },
+    }),
+    DocsPageUnavailable: tagged('DocsPageUnavailable', { message: { type: 'string' } }),
+    DocsSearchUnavailable: tagged('DocsSearchUnavailable', { message: { type: 'string' } }),
+    DocsQueryInvalid: tagged('DocsQueryInvalid', { message: { type: 'string' } }),
+    RouteNotFound: tagged('RouteNotFound', { message: { type: 'string' } }),
+    MethodNotAllowed: tagged('MethodNotAllowed', { message: { type: 'string' } }),
+  };
+  const wrap = (names: string[]): JsonSchema => object({ error: names.length === 1 ? ref(names[0]!) : { oneOf: names.map(ref) } });
+  schemas.BadRequestError = wrap(['CalculationError', 'CalculatorInputDecodeError', 'UnsupportedCalculatorError', 'UnsupportedCalculatorContextError']);
+  schemas.MetadataBadRequestError = wrap(['CalculatorInputDecodeError']);
+  schemas.RequestTimeoutError = wrap(['CalculatorRequestBodyTimedOut']);
+  schemas.PayloadTooLargeError = wrap(['CalculatorRequestBodyTooLarge']);
+  schemas.RateLimitedError = wrap(['CalculatorRateLimited']);
+  schemas.UnavailableError = wrap(['CalculatorAdmissionUnavailable', 'CalculatorCapacityExceeded']);
+  schemas.TimedOutError = wrap(['CalculatorOperationTimedOut']);
+  return schemas;
+}
+
+function docsSchemas(): Record<string, JsonSchema> {
+  const pageFields = {
+    pageType: { enum: [...PAGE_TYPES] },
+    path: nonBlank,
+    primaryReader: { enum: [...PRIMARY_READERS] },
+    source: nonBlank,
+    title: nonBlank,
+  };
+  return {
+    NavigationPageItem: object(pageFields),
+    NavigationItem: object({ ...pageFields, pages: { type: 'array', items: ref('NavigationPageItem') } }),
+    DocsNavigation: object({ primaryNavigation: { type: 'array', items: ref('NavigationItem') } }),
+    DocsPage: object({
+      frontmatter: object({ description: text, status: { const: 'published' }, title: text }),
+      markdown: { type: 'string' },
+      path: { type: 'string', minLength: 1, maxLength: 256, pattern: '^/[a-z0-9-]+(/[a-z0-9-]+)*$' },
+      slugs: { type: 'array', items: text },
+      source: text,
+    }),
+    SearchResult: object({ description: text, excerpt: { type: 'string', maxLength: 240 }, path: text, title: text }),
+    SearchResults: { type: 'array', maxItems: 20, items: ref('SearchResult') },
+  };
+}
+
+function metadataResponses(): Record<string, JsonSchema> {
+  return {
+    Health: object({ service: { const: 'tax-rules-api' }, status: { const: 'ok' } }),
+    JurisdictionList: object({ jurisdictions: { type: 'array', items: object({ code: { type: 'string' }, title: { type: 'string' } }) } }),
+    TaxYearList: object({ taxYears: { type: 'array', items: object({ jurisdiction: { type: 'string' }, taxYear: { type: 'string' } }) } }),
+    CalculatorList: object({ calculators: { type: 'array', items: ref('CalculatorEntry') } }),
+    FactList: object({ facts: { type: 'array', items: ref('FactDescriptor') } }),
+    RuleList: object({ rules: { type: 'array', items: ref('RuleDescriptor') } }),
+    CalculatorSchema: object({
+      calculator: ref('CalculatorEntry'),
+      inputFacts: { type: 'array', items: ref('FactDescriptor') },
+      outputFacts: { type: 'array', items: ref('FactDescriptor') },
+      reportSchemaName: { type: 'string' },
+      rules: { type: 'array', items: ref('RuleDescriptor') },
+    }),
+    CalculatorGraph: object({
+      calculator: ref('CalculatorEntry'),
+      edges: { type: 'array', items: ref('GraphEdge') },
+      facts: { type: 'array', items: ref('FactDescriptor') },
+      rules: { type: 'array', items: ref('RuleDescriptor') },
+      validationIssues: { type: 'array', items: ref('GraphValidationIssue') },
+    }),
+  };
+}

@@ -1,0 +1,66 @@
+import { OpenApiBuilder, type HeadersObject, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import type { JsonSchema } from '../../engine/index.ts';
+import { OPERATIONS } from './operations.ts';
+import { CALCULATOR_ID_PATH } from './parameters.ts';
+
+/** The OpenAPI 3.1 document of the API, built from the operations table and the component schemas. */
+export function buildOpenApiDocument(components: Record<string, JsonSchema>, calculatorIds: string[]): OpenAPIObject {
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addInfo({
+      title: 'Tax rules API',
+      version: '0.0.1',
+      description:
+        'Australian tax calculators for the 2025-26 income year — take-home pay, PAYG withholding and annual income tax — ' +
+        'each result with its full calculation trace, legal sources and rule-pack version. All money is an integer count of cents. ' +
+        'No endpoint takes credentials: authentication, tenant routing and public hosting belong to the application that deploys the service.',
+    })
+    .addServer({ url: 'http://127.0.0.1:4000', description: 'The standalone process on its default address' })
+    .addTag({ name: 'Health', description: 'Is the service up.' })
+    .addTag({ name: 'Catalog', description: 'Jurisdictions, tax years, calculators, facts, rules and graphs.' })
+    .addTag({ name: 'Calculators', description: 'Running a calculator.' })
+    .addTag({ name: 'Documentation', description: 'The public documentation: navigation, pages and search.' })
+    .addTag({ name: 'API description', description: 'This document and its viewer.' });
+  for (const [name, schema] of Object.entries(components)) builder.addSchema(name, schema as SchemaObject);
+
+  const paths = new Map<string, Record<string, OperationObject>>();
+  for (const operation of OPERATIONS) {
+    const parameters: ParameterObject[] = [];
+    if (operation.calculatorIdInPath) {
+      parameters.push({
+        name: 'calculatorId',
+        in: 'path',
+        required: true,
+        description: `Calculator id. Served: ${calculatorIds.join(', ')}.`,
+        schema: CALCULATOR_ID_PATH as SchemaObject,
+      });
+    }
+    for (const query of operation.query) {
+      parameters.push({ name: query.name, in: 'query', required: query.required, description: query.description, schema: query.schema as SchemaObject });
+    }
+    const responses: Record<string, ResponseObject> = {};
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const mediaType = response.mediaType ?? 'application/json';
+      responses[status] = {
+        description: response.description,
+        ...(response.headers ? { headers: response.headers as HeadersObject } : {}),
+        content: { [mediaType]: response.schema ? { schema: { $ref: `#/components/schemas/${response.schema}` } } : { schema: mediaType === 'application/json' ? { type: 'object' } : { type: 'string' } } },
+      };
+    }
+    const item = paths.get(operation.path) ?? {};
+    item[operation.method] = {
+      operationId: operation.operationId,
+      tags: [operation.tag],
+      summary: operation.summary,
+      description: operation.description,
+      parameters,
+      ...(operation.requestBody
+        ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${operation.requestBody}` } } } } }
+        : {}),
+      responses,
+    };
+    paths.set(operation.path, item);
+  }
+  for (const [path, item] of paths) builder.addPath(path, item);
+  return builder.getSpec();
+}

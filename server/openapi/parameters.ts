@@ -1,0 +1,63 @@
+import type { JsonSchema } from '../../engine/index.ts';
+import { HELP_MODES } from './components.ts';
+
+/** A query parameter: its schema (shared by validation and the API description) and its wording. */
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+  description: string;
+  /** The rule it must follow, in words, for error messages that never repeat the value. */
+  rule: string;
+}
+
+export const JURISDICTION_QUERY: QueryParameter = {
+  name: 'jurisdiction',
+  required: false,
+  schema: { type: 'string', pattern: '^[A-Z]{2,3}$', examples: ['AU'] },
+  description: 'Jurisdiction code. Served: AU.',
+  rule: 'be an upper-case jurisdiction code such as AU',
+};
+
+export const TAX_YEAR_QUERY: QueryParameter = {
+  name: 'taxYear',
+  required: false,
+  schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$', examples: ['2025-26'] },
+  description: 'Income year, written YYYY-YY. Served: 2025-26.',
+  rule: 'be a tax year written YYYY-YY, such as 2025-26',
+};
+
+export const HELP_QUERY: QueryParameter = {
+  name: 'help',
+  required: false,
+  schema: { enum: [...HELP_MODES], default: 'errors' },
+  description: 'How much help a decode error carries: none, errors (default), schema, examples, sources or full.',
+  rule: `be one of ${HELP_MODES.join(', ')}`,
+};
+
+export const CALCULATOR_QUERY: QueryParameter = {
+  name: 'calculator',
+  required: false,
+  schema: { type: 'string', pattern: '^[a-z0-9.-]{1,64}$', examples: ['au.pay.take-home'] },
+  description: 'Only the facts or rules of this calculator.',
+  rule: 'be a calculator id such as au.pay.take-home',
+};
+
+export const DOCS_PATH_QUERY: QueryParameter = {
+  name: 'path',
+  required: true,
+  schema: { type: 'string', minLength: 1, maxLength: 256, pattern: '^/[a-z0-9-]+(/[a-z0-9-]+)*$', examples: ['/overview'] },
+  description: 'Documentation page path, e.g. /guides/read-a-trace.',
+  rule: 'be 1 to 256 characters matching ^/[a-z0-9-]+(/[a-z0-9-]+)*$',
+};
+
+export const DOCS_TERM_QUERY: QueryParameter = {
+  name: 'term',
+  required: true,
+  schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$', examples: ['withholding'] },
+  description: 'Search text, 1 to 100 characters, without leading or trailing whitespace.',
+  rule: 'be 1 to 100 characters without leading or trailing whitespace',
+};
+
+/** The path parameter of calculator routes. */
+export const CALCULATOR_ID_PATH: JsonSchema = { type: 'string', examples: ['au.pay.take-home'] };

@@ -1,0 +1,46 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '../engine/index.ts';
+import type { QueryParameter } from './openapi/parameters.ts';
+
+/** A query string problem: which parameter, and which rule it broke (never the value). */
+export interface QueryProblem {
+  name: string;
+  message: string;
+}
+
+/** Validates a query against declared parameters, each compiled once. Unknown names are problems too. */
+export function createQueryChecker(parameters: readonly QueryParameter[], compile: (schema: JsonSchema) => ValidateFunction) {
+  const compiled = parameters.map((parameter) => ({ parameter, validate: compile(parameter.schema) }));
+  const known = parameters.map((parameter) => parameter.name);
+  return (query: Record<string, string | string[] | undefined>): { values: Record<string, string | undefined>; problems: QueryProblem[] } => {
+    const values: Record<string, string | undefined> = {};
+    const problems: QueryProblem[] = [];
+    for (const name of Object.keys(query)) {
+      if (!known.includes(name)) {
+        problems.push({ name: '', message: `Unknown query parameter; this route accepts ${known.length ? known.join(', ') : 'none'}.` });
+      }
+    }
+    for (const { parameter, validate } of compiled) {
+      const raw = Object.hasOwn(query, parameter.name) ? query[parameter.name] : undefined;
+      if (raw === undefined) {
+        if (parameter.required) problems.push({ name: parameter.name, message: `Query parameter \`${parameter.name}\` is required.` });
+        continue;
+      }
+      if (Array.isArray(raw)) {
+        problems.push({ name: parameter.name, message: `Query parameter \`${parameter.name}\` must be given only once.` });
+        continue;
+      }
+      if (!validate(raw)) {
+        problems.push({ name: parameter.name, message: `Query parameter \`${parameter.name}\` must ${parameter.rule}.` });
+        continue;
+      }
+      values[parameter.name] = raw;
+    }
+    return { values, problems: dedupe(problems) };
+  };
+}
+
+function dedupe(problems: QueryProblem[]): QueryProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => !seen.has(problem.message) && seen.add(problem.message));
+}

@@ -1,0 +1,92 @@
+import type Router from '@koa/router';
+import type { InputIssue } from '../../engine/index.ts';
+import { BodyReadFailure, readBody } from '../middleware/body.ts';
+import { ApiProblem } from '../errors.ts';
+import type { AppContext, RequestState } from '../context.ts';
+import { factHelp } from '../../engine/index.ts';
+import { issuesOfRequest } from '../request-issues.ts';
+import { resolveCalculator } from './calculators.ts';
+import type { Services } from '../services.ts';
+
+/** POST calculate: body limits, then calculator, shape and context, then admission, then the calculation. */
+export function registerCalculateRoute(router: Router<RequestState>, services: Services): void {
+  const { config } = services;
+  const checkQuery = services.queryChecker('runCalculator');
+
+  router.post('/api/v1/calculators/:calculatorId/calculate', async (ctx: AppContext) => {
+    let raw: Buffer;
+    try {
+      raw = await readBody(ctx.req, config.bodyLimitBytes, config.bodyTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof BodyReadFailure)) throw error;
+      if (error.reason === 'client-gone') {
+        ctx.respond = false;
+        ctx.req.socket.destroy();
+        return;
+      }
+      // The rest of the body is never read: answer, then close the connection.
+      ctx.set('connection', 'close');
+      ctx.res.once('finish', () => ctx.req.socket.destroySoon());
+      throw new ApiProblem({ _tag: error.reason === 'too-large' ? 'CalculatorRequestBodyTooLarge' : 'CalculatorRequestBodyTimedOut' });
+    }
+
+    const calculatorId = ctx.params.calculatorId!;
+    const query = checkQuery(ctx.query);
+    const { body, issues, context } = decodeEnvelope(services, ctx, raw);
+    const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
+
+    const admission = await services.rateLimiter.admit(clientOf(ctx, config.trustProxy));
+    if (admission === 'limited') throw new ApiProblem({ _tag: 'CalculatorRateLimited' });
+    if (admission === 'unavailable') throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
+    const place = services.runner.tryAcquire();
+    if (!place) throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
+
+    const result = await place.run(
+      { calculatorId: plan.def.id, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts: (body as { facts: unknown }).facts },
+      config.calcTimeoutMs,
+    );
+    switch (result.kind) {
+      case 'ok':
+        ctx.status = 200;
+        ctx.type = 'application/json';
+        ctx.body = result.body;
+        return;
+      case 'decode':
+        throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });
+      case 'calculation':
+        throw new ApiProblem({ _tag: 'CalculationError', message: result.message, cause: result.cause });
+      case 'timeout':
+        throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
+      case 'unavailable':
+        throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
+    }
+  });
+}
+
+/** Parses the body and checks its envelope; facts themselves are decoded by the calculator's own schema. */
+function decodeEnvelope(
+  services: Services,
+  ctx: AppContext,
+  raw: Buffer,
+): { body: unknown; issues: InputIssue[]; context: { jurisdiction?: string | null; taxYear?: string | null } } {
+  if (!ctx.is('application/json')) {
+    return { body: undefined, issues: [{ path: [], message: 'expected a JSON body sent with content-type: application/json' }], context: {} };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { body: undefined, issues: [{ path: [], message: 'expected a JSON object; the body is not valid JSON' }], context: {} };
+  }
+  const { issues, context } = issuesOfRequest(services, body);
+  return { body, issues, context };
+}
+
+/** The client a rate limit applies to: the peer address, or the first forwarded address behind a trusted proxy. */
+function clientOf(ctx: AppContext, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = ctx.get('x-forwarded-for').split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return ctx.req.socket.remoteAddress ?? 'unknown';
+}

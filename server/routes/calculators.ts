@@ -1,0 +1,67 @@
+import type Router from '@koa/router';
+import { factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
+import { ApiProblem, requestedCalculatorLabel } from '../errors.ts';
+import type { AppContext, RequestState } from '../context.ts';
+import type { QueryProblem } from '../query.ts';
+import { sendJson, withinBudget } from './respond.ts';
+import type { Services } from '../services.ts';
+
+/** Query problems as decode issues, located under `query`. */
+export function queryIssues(problems: QueryProblem[]): InputIssue[] {
+  return problems.map((problem) => ({ path: problem.name ? ['query', problem.name] : ['query'], message: problem.message }));
+}
+
+/**
+ * Finds the calculator a request names, in the order of checks the contract sets: the calculator
+ * must exist; then its query must decode; then the context must be one it serves.
+ */
+export function resolveCalculator(
+  services: Services,
+  calculatorId: string,
+  query: { values: Record<string, string | undefined>; problems: QueryProblem[] },
+  extraIssues: InputIssue[] = [],
+  context: { jurisdiction?: string | null; taxYear?: string | null } = {},
+): { plan: CalculatorPlan; help: HelpMode } {
+  const candidates = services.catalog.withId(calculatorId);
+  if (candidates.length === 0) {
+    throw new ApiProblem({ _tag: 'UnsupportedCalculatorError', requestedCalculator: requestedCalculatorLabel(calculatorId) });
+  }
+  const help = (query.values.help as HelpMode | undefined) ?? 'errors';
+  const issues = [...queryIssues(query.problems), ...extraIssues];
+  if (issues.length > 0) {
+    throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues, calculatorId, help: factHelp(candidates[0]!, help) });
+  }
+  const wanted = {
+    jurisdiction: context.jurisdiction ?? query.values.jurisdiction ?? null,
+    taxYear: context.taxYear ?? query.values.taxYear ?? null,
+  };
+  const plan = services.catalog.find(calculatorId, wanted);
+  if (!plan) {
+    const echoed: { jurisdiction?: string | null; taxYear?: string | null } = {};
+    if (wanted.jurisdiction !== null) echoed.jurisdiction = wanted.jurisdiction;
+    if (wanted.taxYear !== null) echoed.taxYear = wanted.taxYear;
+    throw new ApiProblem({ _tag: 'UnsupportedCalculatorContextError', requestedCalculator: calculatorId, context: echoed });
+  }
+  return { plan, help };
+}
+
+/** Calculator detail, schema and graph. */
+export function registerCalculatorRoutes(router: Router<RequestState>, services: Services): void {
+  const budget = services.config.calcTimeoutMs;
+  const detail = services.queryChecker('getCalculator');
+  const schema = services.queryChecker('getCalculatorSchema');
+  const graph = services.queryChecker('getCalculatorGraph');
+
+  router.get('/api/v1/calculators/:calculatorId', async (ctx: AppContext) => {
+    const { plan } = resolveCalculator(services, ctx.params.calculatorId!, detail(ctx.query));
+    sendJson(ctx, await withinBudget(budget, () => services.metadata.calculator(plan)));
+  });
+  router.get('/api/v1/calculators/:calculatorId/schema', async (ctx: AppContext) => {
+    const { plan, help } = resolveCalculator(services, ctx.params.calculatorId!, schema(ctx.query));
+    sendJson(ctx, await withinBudget(budget, () => services.metadata.schema(plan, help)));
+  });
+  router.get('/api/v1/calculators/:calculatorId/graph', async (ctx: AppContext) => {
+    const { plan } = resolveCalculator(services, ctx.params.calculatorId!, graph(ctx.query));
+    sendJson(ctx, await withinBudget(budget, () => services.metadata.graph(plan)));
+  });
+}

@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import { ApiProblem } from '../errors.ts';
+import type { AppContext, RequestState } from '../context.ts';
+import { sendJson } from './respond.ts';
+import type { Services } from '../services.ts';
+
+/** Documentation navigation, pages (JSON and Markdown) and search. Errors here travel unwrapped. */
+export function registerDocsRoutes(router: Router<RequestState>, services: Services): void {
+  const { docs } = services;
+  const pathQuery = services.queryChecker('getDocsPage');
+  const termQuery = services.queryChecker('searchDocs');
+  const checked = (check: typeof pathQuery, ctx: AppContext, name: string): string => {
+    const { values, problems } = check(ctx.query);
+    if (problems.length > 0) throw new ApiProblem({ _tag: 'DocsQueryInvalid', message: problems[0]!.message });
+    return values[name]!;
+  };
+
+  router.get('/api/v1/docs/navigation', (ctx: AppContext) => sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] }));
+  router.get('/api/v1/docs/page', (ctx: AppContext) => {
+    const page = docs?.page(checked(pathQuery, ctx, 'path'));
+    if (!page) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
+    sendJson(ctx, page);
+  });
+  router.get('/api/v1/docs/markdown', (ctx: AppContext) => {
+    const markdown = docs?.markdown(checked(pathQuery, ctx, 'path'));
+    if (markdown === undefined) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
+    ctx.status = 200;
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = markdown;
+  });
+  router.get('/api/v1/docs/search', (ctx: AppContext) => {
+    const term = checked(termQuery, ctx, 'term');
+    if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+    let results;
+    try {
+      results = docs.search(term);
+    } catch {
+      throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+    }
+    sendJson(ctx, results);
+  });
+}

@@ -1,0 +1,26 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Catalog } from '../engine/index.ts';
+import type { DocsSite } from '../docs-site/index.ts';
+import type { CalculationRunner } from './calculation/runner.ts';
+import type { ServiceConfig } from './config.ts';
+import type { RateLimiter } from './limits/rate-limit.ts';
+import type { MetadataSource } from './metadata.ts';
+import type { createQueryChecker } from './query.ts';
+
+/** Everything the routes use, worked out once when the app is built. */
+export interface Services {
+  catalog: Catalog;
+  config: ServiceConfig;
+  metadata: MetadataSource;
+  runner: CalculationRunner;
+  rateLimiter: RateLimiter;
+  docs: DocsSite | undefined;
+  /** The query checker of an operation, from the operations table. */
+  queryChecker(operationId: string): ReturnType<typeof createQueryChecker>;
+  /** Validates the calculate body's envelope: facts object, jurisdiction, taxYear, nothing else. */
+  validateRunRequest: ValidateFunction;
+  /** Is a jurisdiction / tax year value well formed (if perhaps not served)? */
+  wellFormed: { jurisdiction: ValidateFunction; taxYear: ValidateFunction };
+  /** The OpenAPI document, serialised. */
+  openApiJson: string;
+}
