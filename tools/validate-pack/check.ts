@@ -1,0 +1,103 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { loadPacks, runExamples, type Diagnostic, type PackReport } from '../../engine/index.ts';
+
+/** One figure an example expected and what came out instead. */
+export interface Mismatch {
+  fact: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** How one worked example fared. */
+export interface ExampleOutcome {
+  name: string;
+  calculator: string;
+  passed: boolean;
+  file: string;
+  line: number;
+  column: number;
+  mismatches: Mismatch[];
+  error?: string;
+}
+
+/** Everything validate-pack reports about one pack; paths are relative to the current folder. */
+export interface PackOutcome {
+  id: string;
+  version: string;
+  dir: string;
+  counts: { files: number; sources: number; facts: number; parameters: number; rules: number; calculators: number; examples: number; examplesPassed: number };
+  diagnostics: Diagnostic[];
+  /** False when the pack had diagnostics, so its examples were not run. */
+  examplesRun: boolean;
+  examples: ExampleOutcome[];
+  unreadable: string[];
+  /** Ids of the pack's money facts, whose figures are shown in dollars too. */
+  moneyFacts: ReadonlySet<string>;
+}
+
+/** The outcome of a run, or the paths that make it a usage error. */
+export type CheckOutcome =
+  | { ok: true; packs: PackOutcome[] }
+  | { ok: false; missing: string[]; empty: string[] };
+
+/** Loads every pack at or under the paths, runs the examples of the clean ones and gathers what to report. */
+export function checkPacks(paths: readonly string[]): CheckOutcome {
+  const loaded = loadPacks(paths);
+  // A path that holds no pack is as likely a typo as a missing one, so both are usage errors.
+  const empty = paths.filter((path) => !loaded.missing.includes(path) && !loaded.packs.some((report) => isWithin(report.pack.dir, resolve(path))));
+  if (loaded.missing.length > 0 || empty.length > 0) return { ok: false, missing: loaded.missing, empty };
+  return { ok: true, packs: loaded.packs.map(outcomeOf) };
+}
+
+/** True when the outcome has nothing to complain about. */
+export function isClean(pack: PackOutcome): boolean {
+  return pack.diagnostics.length === 0 && pack.unreadable.length === 0 && pack.examples.every((example) => example.passed);
+}
+
+function outcomeOf(report: PackReport): PackOutcome {
+  const { pack } = report;
+  const examplesRun = report.diagnostics.length === 0;
+  const examples = examplesRun
+    ? runExamples(pack.examples, report.plans).map(
+        (result): ExampleOutcome => ({
+          name: result.example.name,
+          calculator: result.example.calculator,
+          passed: result.passed,
+          file: displayPath(result.example.at.file),
+          line: result.example.at.line,
+          column: result.example.at.column,
+          mismatches: result.mismatches.map(({ factId, expected, actual }) => ({ fact: factId, expected, actual })),
+          ...(result.error !== undefined ? { error: result.error } : {}),
+        }),
+      )
+    : [];
+  return {
+    id: pack.id,
+    version: pack.version,
+    dir: displayPath(pack.dir),
+    counts: {
+      files: report.fileCount,
+      sources: pack.sources.length,
+      facts: pack.facts.length,
+      parameters: pack.parameters.length,
+      rules: pack.rules.length,
+      calculators: pack.calculators.length,
+      examples: pack.examples.length,
+      examplesPassed: examples.filter((example) => example.passed).length,
+    },
+    diagnostics: report.diagnostics.map((diagnostic) => ({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })),
+    examplesRun,
+    examples,
+    unreadable: report.unreadable.map(displayPath),
+    moneyFacts: new Set(pack.facts.filter((fact) => fact.shape.type === 'money').map((fact) => fact.id)),
+  };
+}
+
+/** The engine shows files outside the current folder as absolute paths; a reviewer wants them relative. */
+function displayPath(file: string): string {
+  return isAbsolute(file) ? relative(process.cwd(), file) || '.' : file;
+}
+
+function isWithin(dir: string, root: string): boolean {
+  return dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
+}

@@ -1,0 +1,75 @@
+import { formatDiagnostic } from '../../engine/index.ts';
+import { isClean, type ExampleOutcome, type PackOutcome } from './check.ts';
+import { formatFigure } from './money.ts';
+
+/** The human report: each pack's problems and summary, then one verdict line. */
+export function formatReport(packs: readonly PackOutcome[]): string {
+  const lines = packs.flatMap((pack) => [...packLines(pack), '']);
+  lines.push(verdict(packs));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Problem lines start at the left margin as `file:line:col`, so editors and grep can jump to them. */
+function packLines(pack: PackOutcome): string[] {
+  const { counts } = pack;
+  const lines = [`pack ${pack.id}/${pack.version} (${pack.dir})`];
+  lines.push(...pack.diagnostics.map(formatDiagnostic));
+  for (const example of pack.examples) if (!example.passed) lines.push(...exampleLines(example, pack.moneyFacts));
+  const sizes = [
+    plural(counts.files, 'file'),
+    plural(counts.sources, 'source'),
+    plural(counts.facts, 'fact'),
+    plural(counts.parameters, 'parameter'),
+    plural(counts.rules, 'rule'),
+    plural(counts.calculators, 'calculator'),
+  ];
+  const examples = pack.examplesRun
+    ? `examples ${counts.examplesPassed}/${counts.examples} passed`
+    : `${plural(counts.examples, 'example')} not run (fix the diagnostics first)`;
+  lines.push(`  ${sizes.join(', ')}; ${examples}`);
+  lines.push(`  ${isClean(pack) ? 'clean' : summary(tally(pack))}`);
+  return lines;
+}
+
+function exampleLines(example: ExampleOutcome, moneyFacts: ReadonlySet<string>): string[] {
+  const where = `${example.file}:${example.line}:${example.column} example \`${example.name}\` (${example.calculator})`;
+  if (example.error !== undefined) return [`${where} could not run: ${example.error}`];
+  return [
+    `${where} does not give the expected figures`,
+    ...example.mismatches.map((mismatch) => {
+      const money = moneyFacts.has(mismatch.fact);
+      return `    ${mismatch.fact}: expected ${formatFigure(mismatch.expected, money)}, actual ${formatFigure(mismatch.actual, money)}`;
+    }),
+  ];
+}
+
+function verdict(packs: readonly PackOutcome[]): string {
+  const failing = packs.filter((pack) => !isClean(pack));
+  if (failing.length === 0) {
+    const passed = packs.reduce((sum, pack) => sum + pack.counts.examplesPassed, 0);
+    return `OK: ${plural(packs.length, 'pack')} clean, no diagnostics, ${passed}/${passed} examples passed`;
+  }
+  const tallies = packs.map(tally);
+  const totals = {
+    diagnostics: tallies.reduce((sum, each) => sum + each.diagnostics, 0),
+    failing: tallies.reduce((sum, each) => sum + each.failing, 0),
+    unreadable: tallies.reduce((sum, each) => sum + each.unreadable, 0),
+  };
+  return `FAILED: ${failing.length} of ${plural(packs.length, 'pack')} ${failing.length === 1 ? 'has' : 'have'} problems (${summary(totals)})`;
+}
+
+type Tally = { diagnostics: number; failing: number; unreadable: number };
+
+function tally(pack: PackOutcome): Tally {
+  return { diagnostics: pack.diagnostics.length, failing: pack.examples.filter((example) => !example.passed).length, unreadable: pack.unreadable.length };
+}
+
+function summary(totals: Tally): string {
+  const parts = [plural(totals.diagnostics, 'diagnostic'), plural(totals.failing, 'failing example')];
+  if (totals.unreadable > 0) parts.push(plural(totals.unreadable, 'unreadable file'));
+  return parts.join(', ');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
