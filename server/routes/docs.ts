@@ -17,12 +17,14 @@ export function registerDocsRoutes(router: Router<RequestState>, services: Servi
 
   router.get('/api/v1/docs/navigation', (ctx: AppContext) => sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] }));
   router.get('/api/v1/docs/page', (ctx: AppContext) => {
-    const page = docs?.page(checked(pathQuery, ctx, 'path'));
+    const path = checked(pathQuery, ctx, 'path');
+    const page = docs?.page(path);
     if (!page) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
     sendJson(ctx, page);
   });
   router.get('/api/v1/docs/markdown', (ctx: AppContext) => {
-    const markdown = docs?.markdown(checked(pathQuery, ctx, 'path'));
+    const path = checked(pathQuery, ctx, 'path');
+    const markdown = docs?.markdown(path);
     if (markdown === undefined) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
     ctx.status = 200;
     ctx.type = 'text/markdown; charset=utf-8';

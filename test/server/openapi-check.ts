@@ -4,10 +4,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
  * Validators for responses, compiled from a served OpenAPI document itself, so a test checks the
  * behaviour against the description and not against the server's own code.
  */
-export function responseValidators(document: any): (path: string, method: string, status: number) => ValidateFunction {
+export function responseValidators(document: any): (path: string, method: string, status: number) => ValidateFunction<any> {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ ...document, $id: 'openapi-document' });
-  const cache = new Map<string, ValidateFunction>();
+  const cache = new Map<string, ValidateFunction<any>>();
   return (path, method, status) => {
     const key = `${method} ${path} ${status}`;
     let validate = cache.get(key);

@@ -22,7 +22,7 @@ test.after(() => server.close());
 async function getValid(route: string, url: string, expectedStatus = 200, method = 'get'): Promise<any> {
   const response = await fetch(`${server.url}${url}`);
   assert.is(response.status, expectedStatus, `${url} status`);
-  const body = await response.json();
+  const body: any = await response.json();
   const validate = check(route, method, expectedStatus);
   assert.ok(validate(body), `${url}: ${JSON.stringify(validate.errors)}`);
   return body;
@@ -107,7 +107,7 @@ test('facts and rules: all by default, filtered by calculator, empty for an unkn
 test('calculate take-home pay returns the report, entry and diagnostics', async () => {
   const response = await calculate(server.url, 'au.pay.take-home', { facts: payFacts(165400, 'weekly', true) });
   assert.is(response.status, 200);
-  const body = await response.json();
+  const body: any = await response.json();
   const validate = check('/api/v1/calculators/{calculatorId}/calculate', 'post', 200);
   assert.ok(validate(body), JSON.stringify(validate.errors));
   assert.is(body.calculator.calculatorId, 'au.pay.take-home');
@@ -117,10 +117,10 @@ test('calculate take-home pay returns the report, entry and diagnostics', async 
 });
 
 test('calculate withholdings and annual tax, with an explicit context', async () => {
-  const withheld = await (await calculate(server.url, 'au.pay.withholdings', { facts: payFacts(346200, 'fortnightly', true), jurisdiction: 'AU', taxYear: '2025-26' })).json();
+  const withheld: any = await (await calculate(server.url, 'au.pay.withholdings', { facts: payFacts(346200, 'fortnightly', true), jurisdiction: 'AU', taxYear: '2025-26' })).json();
   assert.is(withheld.report._tag, 'PayWithholdingsLedger');
   assert.equal(withheld.report.total, money(75600));
-  const annual = await (await calculate(server.url, 'au.income-tax.annual', { facts: { taxableIncome: money(1500000) }, taxYear: null })).json();
+  const annual: any = await (await calculate(server.url, 'au.income-tax.annual', { facts: { taxableIncome: money(1500000) }, taxYear: null })).json();
   assert.ok(check('/api/v1/calculators/{calculatorId}/calculate', 'post', 200)(annual));
   assert.equal(annual.report.rawLiability, money(-70000));
   assert.equal(annual.report.liability, money(0));
