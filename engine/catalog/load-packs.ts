@@ -31,10 +31,14 @@ export function loadPacks(paths: readonly string[], options: { displayRoot?: str
   const { dirs, missing } = discoverPackDirs(paths);
   const packs = dirs.map((dir): PackReport => {
     const loaded = loadPack(dir, options);
-    const checked = checkPack(loaded.pack);
-    const diagnostics = [...loaded.diagnostics, ...checked.diagnostics];
+    // A file that does not parse leaves holes that every later check would trip over: report the
+    // syntax first, and check the rest once it parses.
+    const parses = !loaded.diagnostics.some((diagnostic) => diagnostic.kind === 'parse');
+    const diagnostics = [...loaded.diagnostics];
+    const checked = parses ? checkPack(loaded.pack) : undefined;
+    if (checked) diagnostics.push(...checked.diagnostics);
     let plans: CalculatorPlan[] = [];
-    if (diagnostics.length === 0) {
+    if (checked && diagnostics.length === 0) {
       const planned = planCalculators(checked);
       diagnostics.push(...planned.diagnostics);
       if (planned.diagnostics.length === 0) plans = planned.plans;

@@ -12,7 +12,9 @@ export type StaticType =
   | { kind: 'string'; options?: readonly string[] }
   | { kind: 'record'; fields: Readonly<Record<string, StaticType>> }
   | { kind: 'table'; parameters: readonly string[]; spec: TableSpec }
-  | { kind: 'row'; parameters: readonly string[]; columns: Readonly<Record<string, ValueUnit>> };
+  | { kind: 'row'; parameters: readonly string[]; columns: Readonly<Record<string, ValueUnit>> }
+  /** Where a problem was already reported: fits anywhere, so one mistake gives one diagnostic. */
+  | { kind: 'unknown' };
 
 /** Names an expression may read: the rule's required facts and declared parameters, by position. */
 export interface CompileEnvironment {
@@ -52,6 +54,12 @@ const ATOM = 100;
 const NUMBER: StaticType = { kind: 'number' };
 const BOOLEAN: StaticType = { kind: 'boolean' };
 const STRING: StaticType = { kind: 'string' };
+const UNKNOWN: StaticType = { kind: 'unknown' };
+
+/** Same kind, or one side already failed. */
+function fits(actual: StaticType, expected: StaticType['kind']): boolean {
+  return actual.kind === expected || actual.kind === 'unknown';
+}
 
 /** The operators an expression may use, with what each takes. Anything else is a diagnostic at load. */
 export const OPERATORS: Readonly<Record<string, string>> = {
@@ -101,7 +109,7 @@ export function compileExpression(
 
   const fail = (path: (string | number)[], message: string): Node => {
     problems.push({ message, path });
-    return { evaluate: () => null, type: NUMBER, text: '?', precedence: ATOM };
+    return { evaluate: () => null, type: UNKNOWN, text: '?', precedence: ATOM };
   };
 
   const compile = (node: unknown, path: (string | number)[]): Node => {
@@ -156,6 +164,7 @@ export function compileExpression(
     let type = (bound ?? fact)!.type;
     const steps: string[] = [];
     for (const field of fields) {
+      if (type.kind === 'unknown') break;
       if (type.kind === 'record' && Object.hasOwn(type.fields, field)) {
         type = type.fields[field]!;
       } else if (type.kind === 'row' && Object.hasOwn(type.columns, field)) {
@@ -235,7 +244,7 @@ export function compileExpression(
   };
 
   const expectType = (node: Node, expected: StaticType, path: (string | number)[]) => {
-    if (node.type.kind !== expected.kind) problems.push({ message: `expected ${describe(expected)}, found ${describe(node.type)}`, path });
+    if (!fits(node.type, expected.kind)) problems.push({ message: `expected ${describe(expected)}, found ${describe(node.type)}`, path });
   };
 
   const root = compile(expression, []);
@@ -257,7 +266,7 @@ function compileOperation(
   const count = operands.length;
   const need = (ok: boolean, what: string) => (ok ? undefined : fail(path, `\`${operator}\` takes ${what}`));
   const allOf = (kind: StaticType['kind'], what: string) =>
-    operands.every((operand) => operand.type.kind === kind) ? undefined : fail(path, `\`${operator}\` takes ${what}`);
+    operands.every((operand) => fits(operand.type, kind)) ? undefined : fail(path, `\`${operator}\` takes ${what}`);
   const wrap = (operand: Node, precedence: number) => (operand.precedence < precedence ? `(${operand.text})` : operand.text);
   const infix = (symbol: string, precedence: number) => operands.map((operand, index) => wrap(operand, index === 0 ? precedence : precedence + 1)).join(` ${symbol} `);
   const numbers = (scope: Scope) => operands.map((operand) => asNumber(operand.evaluate(scope), operator));
@@ -267,15 +276,15 @@ function compileOperation(
       const problem = need(count >= 3 && count % 2 === 1, '[condition, then, (condition, then)..., else]');
       if (problem) return problem;
       for (let index = 0; index + 1 < count; index += 2) {
-        if (operands[index]!.type.kind !== 'boolean') return fail([...path, index], 'an `if` condition must be true or false');
+        if (!fits(operands[index]!.type, 'boolean')) return fail([...path, index], 'an `if` condition must be true or false');
       }
-      const resultType = operands[1]!.type;
-      for (let index = 1; index < count; index += 2) {
-        const branch = operands[index === count - 1 ? index : index]!;
-        if (branch.type.kind !== resultType.kind) return fail([...path, index], `every branch of \`if\` must give ${describe(resultType)}`);
+      const branches = operands.map((operand, index) => ({ operand, index })).filter(({ index }) => index % 2 === 1 || index === count - 1);
+      const resultType = branches.find(({ operand }) => operand.type.kind !== 'unknown')?.operand.type ?? UNKNOWN;
+      for (const { operand, index } of branches) {
+        if (!fits(operand.type, resultType.kind)) return fail([...path, index], `every branch of \`if\` must give ${describe(resultType)}`);
       }
-      if (operands[count - 1]!.type.kind !== resultType.kind) return fail([...path, count - 1], `every branch of \`if\` must give ${describe(resultType)}`);
-      const type = mergeTypes(operands.filter((_, index) => index % 2 === 1 || index === count - 1).map((operand) => operand.type));
+      const known = branches.map(({ operand }) => operand.type).filter((type) => type.kind !== 'unknown');
+      const type = known.length === branches.length ? mergeTypes(known) : resultType;
       const parts: string[] = [];
       for (let index = 0; index + 1 < count; index += 2) parts.push(`if ${operands[index]!.text} then ${wrap(operands[index + 1]!, 11)}`);
       const evaluate = (scope: Scope): Value => {
@@ -308,7 +317,7 @@ function compileOperation(
       const problem = need(count === 2, 'two operands');
       if (problem) return problem;
       const [left, right] = operands as [Node, Node];
-      if (left.type.kind !== right.type.kind) return fail(path, `\`${operator}\` compares values of the same type; found ${describe(left.type)} and ${describe(right.type)}`);
+      if (left.type.kind !== right.type.kind && left.type.kind !== 'unknown' && right.type.kind !== 'unknown') return fail(path, `\`${operator}\` compares values of the same type; found ${describe(left.type)} and ${describe(right.type)}`);
       const optionProblem = checkOptions(left, right) ?? checkOptions(right, left);
       if (optionProblem) return fail(path, optionProblem);
       const equal = operator === '===';
@@ -395,6 +404,7 @@ function compileOperation(
       const problem = need(count === 2, '[table, amount]');
       if (problem) return problem;
       const [table, amount] = operands as [Node, Node];
+      if (table.type.kind === 'unknown' || amount.type.kind === 'unknown') return { evaluate: () => null, type: UNKNOWN, text: `${operator}(?)`, precedence: ATOM };
       if (table.type.kind !== 'table') return fail([...path, 0], `\`${operator}\` needs a bracket-table parameter as its first operand`);
       if (amount.type.kind !== 'number') return fail([...path, 1], `\`${operator}\` needs an amount as its second operand`);
       const tableType = table.type;
@@ -482,6 +492,8 @@ function describe(type: StaticType): string {
       return 'a bracket table';
     case 'row':
       return 'a table row';
+    case 'unknown':
+      return 'a value';
   }
 }
 

@@ -189,12 +189,12 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
       const file = join(folderPath, name);
       const result = read(file, kind);
       if (!result) continue;
-      const { parsed } = result;
+      const { parsed, valid } = result;
       const value = asRecord(parsed.value);
       const at = parsed.locate([]);
       const locate = (path: (string | number)[]) => parsed.locate(path);
-      if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed));
-      if (kind === 'rule') pack.rules.push(buildRule(value, at, locate));
+      if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed, valid));
+      if (kind === 'rule') pack.rules.push(buildRule(value, at, locate, valid));
       if (kind === 'calculator') pack.calculators.push(buildCalculator(value, at, locate));
       if (kind === 'examples') {
         asArray(value.examples).forEach((entry, index) => {
@@ -219,7 +219,7 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
   return { pack, diagnostics, unreadable, fileCount };
 }
 
-function buildParameter(value: Record<string, unknown>, at: SourceLocation, parsed: ParsedYaml): ParameterDef {
+function buildParameter(value: Record<string, unknown>, at: SourceLocation, parsed: ParsedYaml, wellFormed: boolean): ParameterDef {
   const table = value.table === undefined ? undefined : asRecord(value.table);
   return {
     id: text(value.id, ''),
@@ -247,11 +247,12 @@ function buildParameter(value: Record<string, unknown>, at: SourceLocation, pars
         sourceAt: parsed.locate(['values', index, 'source']),
       };
     }),
+    wellFormed,
     at,
   };
 }
 
-function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation): RuleDef {
+function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation, wellFormed: boolean): RuleDef {
   return {
     id: text(value.id, ''),
     title: text(value.title, ''),
@@ -278,6 +279,7 @@ function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (
         }
       : {}),
     explanation: text(value.explanation, ''),
+    wellFormed,
     at,
     locate,
   };

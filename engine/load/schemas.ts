@@ -43,12 +43,27 @@ export function checkPackFile(kind: PackFileKind, value: unknown): SchemaProblem
 function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
   // A failed anyOf/oneOf reports every branch's complaint; keep one message for the whole choice.
   const choices = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  // Ajv reports a choice after its branches, so at one place the last choice reported is the outermost.
   const insideChoice = (error: ErrorObject) =>
-    choices.some((choice) => choice !== error && error.schemaPath.startsWith(choice.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/')));
+    choices.some(
+      (choice) =>
+        choice !== error &&
+        ((error.instancePath === choice.instancePath && errors.indexOf(error) < errors.indexOf(choice)) ||
+          error.schemaPath.startsWith(choice.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/'))),
+    );
+  // A misspelt required key shows up twice, as unknown and as missing; the unknown key's "did you mean" says it all.
+  const misspelt = (error: ErrorObject) =>
+    error.keyword === 'required' &&
+    errors.some(
+      (other) =>
+        other.keyword === 'additionalProperties' &&
+        other.instancePath === error.instancePath &&
+        suggest(String(other.params.additionalProperty), [String(error.params.missingProperty)]) !== undefined,
+    );
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (error.keyword === 'if' || insideChoice(error)) continue;
+    if (error.keyword === 'if' || insideChoice(error) || misspelt(error)) continue;
     const path = pointerToPath(error.instancePath);
     const where = path.length === 0 ? 'the file' : `\`${renderPath(path)}\``;
     let problem: SchemaProblem;

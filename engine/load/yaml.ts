@@ -28,7 +28,12 @@ export function parseYaml(file: string, text: string): ParsedYaml {
     return { file, line, column: col };
   };
   const diagnostics: Diagnostic[] = [];
-  for (const problem of [...document.errors, ...document.warnings]) {
+  // After a syntax error the parser's further complaints are mostly echoes of it: report the first,
+  // plus every duplicate key, which are independent mistakes.
+  const problems = [...document.errors, ...document.warnings];
+  const firstSyntax = problems.find((problem) => problem.code !== 'DUPLICATE_KEY');
+  for (const problem of problems) {
+    if (problem.code !== 'DUPLICATE_KEY' && problem !== firstSyntax) continue;
     const what = problem.code === 'DUPLICATE_KEY' ? 'duplicate key' : firstSentence(problem.message);
     diagnostics.push({ kind: 'parse', message: what, location: at(problem.pos[0]) });
   }

@@ -72,6 +72,8 @@ export interface ParameterDef {
   unit: ParameterUnit;
   table?: TableSpec;
   values: ParameterValueDef[];
+  /** False when its file broke the schema: it is known by id, but its values are not checked further. */
+  wellFormed: boolean;
   at: SourceLocation;
 }
 
@@ -96,6 +98,8 @@ export interface RuleDef {
   expression?: unknown;
   ledger?: LedgerComponentDef[];
   explanation: string;
+  /** False when its file broke the schema: it takes part in the graph, but its expression is not checked. */
+  wellFormed: boolean;
   at: SourceLocation;
   /** Location of each list entry or key, for precise diagnostics. */
   locate(path: (string | number)[]): SourceLocation;

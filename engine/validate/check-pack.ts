@@ -52,7 +52,7 @@ export function checkPack(pack: PackDef): CheckedPack {
 
   for (const parameter of pack.parameters) {
     parameter.values.forEach((value) => checkSourceId(value.source, `parameter \`${parameter.id}\``, value.sourceAt));
-    diagnostics.push(...checkParameterValues(parameter, sources));
+    if (parameter.wellFormed) diagnostics.push(...checkParameterValues(parameter, sources));
   }
 
   // Providers: which rules provide each fact.
@@ -90,7 +90,7 @@ export function checkPack(pack: PackDef): CheckedPack {
   for (const rule of pack.rules) {
     const checked: CheckedRule = { def: rule };
     rules.set(rule.id, checked);
-    let usable = true;
+    let usable = rule.wellFormed;
     rule.requires.forEach((factId, index) => {
       if (facts.has(factId)) return;
       usable = false;
@@ -112,7 +112,7 @@ export function checkPack(pack: PackDef): CheckedPack {
       report('reference', `rule \`${rule.id}\` names rounding mode \`${rule.rounding}\`, which is neither built in nor declared in pack.yaml${hint ? `; did you mean \`${hint}\`?` : ''}`, rule.locate(['rounding']));
       usable = false;
     }
-    if (rule.ledger) {
+    if (rule.ledger && rule.wellFormed) {
       rule.ledger.forEach((component, index) => {
         if (!rule.requires.includes(component.fact)) {
           report('reference', `ledger component \`${component.id}\` reads \`${component.fact}\`, which rule \`${rule.id}\` does not require`, rule.locate(['ledger', index, 'fact']));
@@ -234,8 +234,14 @@ function checkCalculator(
       return;
     }
     const rules = providers.get(factId) ?? [];
-    if (rules.length > 1) report('duplicate-provider', `${subject} needs \`${factId}\`, which rules ${rules.map((rule) => `\`${rule.id}\``).join(' and ')} both provide`, at);
-    for (const rule of rules) for (const required of rule.requires) walk(required, rule.at);
+    // Duplicates not allowed by their rules are reported once, at the pack level; this is the case they allow.
+    if (rules.length > 1 && rules.every((rule) => rule.allowDuplicateProvides === true)) {
+      report('duplicate-provider', `${subject} needs \`${factId}\`, which rules ${rules.map((rule) => `\`${rule.id}\``).join(' and ')} all provide`, at);
+    }
+    for (const rule of rules) {
+      // A rule's undeclared requirements were reported at the rule.
+      for (const required of rule.requires) if (facts.has(required)) walk(required, rule.at);
+    }
   };
   calculator.outputFacts.forEach((factId, index) => walk(factId, calculator.locate(['outputFacts', index])));
   for (const factId of reportFacts(calculator.report)) walk(factId, calculator.locate(['report']));
