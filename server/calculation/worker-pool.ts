@@ -5,7 +5,7 @@ import type { WorkerJob } from './worker.ts';
 
 const ENTRY = new URL('./worker-entry.js', import.meta.url);
 /** Extra time a worker gets past its budget to report its own timeout before it is stopped. */
-const GRACE_MS = 250;
+const DEFAULT_GRACE_MS = 250;
 
 interface Handle {
   worker: Worker;
@@ -17,7 +17,8 @@ interface Handle {
  * overruns its budget is stopped by terminating its thread, which is then replaced, so a runaway
  * pack can never block the server or other clients.
  */
-export async function startWorkerPool(options: { size: number; packPaths: string[] }): Promise<CalculationRunner> {
+export async function startWorkerPool(options: { size: number; packPaths: string[]; graceMs?: number }): Promise<CalculationRunner> {
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const idle: Handle[] = [];
   const all = new Set<Handle>();
   let nextId = 0;
@@ -80,7 +81,7 @@ export async function startWorkerPool(options: { size: number; packPaths: string
               handle.pending = undefined;
               resolve({ kind: 'timeout' });
               replace(handle);
-            }, budgetMs + GRACE_MS);
+            }, budgetMs + graceMs);
             handle.pending = { id, resolve, timer };
             handle.worker.postMessage({ id, request, budgetMs } satisfies WorkerJob);
           }),
