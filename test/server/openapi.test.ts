@@ -1,0 +1,87 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OPERATIONS } from '../../server/openapi/operations.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+let document: any;
+
+test.before(async () => {
+  server = await startTestServer();
+  document = await (await fetch(`${server.url}/api/docs/openapi.json`)).json();
+});
+test.after(() => server.close());
+
+test('the served document is valid OpenAPI 3.1', async () => {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(document));
+  assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
+  assert.match(document.openapi, /^3\.1\./);
+  assert.is(document.info.version, '0.0.1');
+});
+
+test('every route of the contract is described with an operation id, tag, description and responses', () => {
+  const expected = [
+    'GET /api/health',
+    'GET /api/docs',
+    'GET /api/docs/openapi.json',
+    'GET /api/v1/jurisdictions',
+    'GET /api/v1/tax-years',
+    'GET /api/v1/calculators',
+    'GET /api/v1/calculators/{calculatorId}',
+    'GET /api/v1/calculators/{calculatorId}/schema',
+    'GET /api/v1/calculators/{calculatorId}/graph',
+    'POST /api/v1/calculators/{calculatorId}/calculate',
+    'GET /api/v1/facts',
+    'GET /api/v1/rules',
+    'GET /api/v1/docs/navigation',
+    'GET /api/v1/docs/page',
+    'GET /api/v1/docs/search',
+    'GET /api/v1/docs/markdown',
+  ];
+  const described = Object.entries(document.paths).flatMap(([path, item]: [string, any]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+  assert.equal(described.sort(), [...expected].sort());
+  const ids = new Set<string>();
+  for (const item of Object.values<any>(document.paths)) {
+    for (const operation of Object.values<any>(item)) {
+      assert.type(operation.operationId, 'string');
+      assert.not.ok(ids.has(operation.operationId));
+      ids.add(operation.operationId);
+      assert.ok(operation.tags.length === 1 && operation.description.length > 20 && operation.responses['200']);
+    }
+  }
+});
+
+test('calculate documents every status of the contract, and 429 its retry-after header', () => {
+  const calculate = document.paths['/api/v1/calculators/{calculatorId}/calculate'].post;
+  assert.equal(Object.keys(calculate.responses).sort(), ['200', '400', '408', '413', '429', '503', '504']);
+  assert.ok(calculate.responses['429'].headers['retry-after']);
+  assert.equal(calculate.parameters.map((parameter: any) => parameter.name), ['calculatorId', 'help']);
+  assert.is(calculate.requestBody.content['application/json'].schema.$ref, '#/components/schemas/CalculatorRunRequest');
+  const facts = document.components.schemas.CalculatorRunRequest.properties.facts.oneOf.map((ref: any) => ref.$ref);
+  assert.equal(facts, ['#/components/schemas/PayFacts', '#/components/schemas/AnnualTaxFacts']);
+  for (const route of ['/api/v1/jurisdictions', '/api/v1/calculators/{calculatorId}/graph']) {
+    assert.ok(document.paths[route].get.responses['504']);
+  }
+  assert.ok(document.paths['/api/v1/docs/page'].get.responses['404']);
+  assert.ok(document.paths['/api/v1/docs/search'].get.responses['503']);
+});
+
+test('the operations table and the document agree on every query parameter', () => {
+  for (const operation of OPERATIONS) {
+    const described = document.paths[operation.path][operation.method];
+    const names = described.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name);
+    assert.equal(names, operation.query.map((query) => query.name), operation.operationId);
+  }
+});
+
+test('report schemas derived from the packs name the rule-pack versions of the contract', () => {
+  const schemas = document.components.schemas;
+  assert.equal(schemas.TakeHomePayReport.properties.rulePackVersion, { const: 'rules-au-pay/1.0.0' });
+  assert.equal(schemas.AnnualTaxReport.properties.rulePackVersion, { const: 'rules-au-income-tax/1.0.0' });
+  assert.equal(schemas.TakeHomePayReport.required.sort(), ['_tag', 'grossPay', 'netPay', 'period', 'rulePackVersion', 'taxablePay', 'trace', 'withholdings', 'withholdingsTotal']);
+  assert.equal(schemas.AnnualTaxLedger.required.sort(), ['_tag', 'components', 'rawLiability', 'trace']);
+});
+
+test.run();
