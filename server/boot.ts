@@ -21,7 +21,7 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
 }
 
 /** Builds the documentation site; a broken page or link stops the boot. */
-export function loadDocs(): DocsSite | undefined {
+export function loadDocs(_catalog?: Catalog): DocsSite | undefined {
   if (!existsSync(DOCS_NAVIGATION)) return undefined;
   return buildDocsSite({ contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT });
 }

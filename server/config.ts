@@ -1,3 +1,5 @@
+import { delimiter } from 'node:path';
+
 /** Service settings, read from the environment with the contract's values as defaults. */
 export interface ServiceConfig {
   host: string;
@@ -15,6 +17,8 @@ export interface ServiceConfig {
   trustProxy: boolean;
   /** Origins allowed to call the API from a browser; empty means CORS is off. */
   corsOrigins: string[];
+  /** Folders to load rule packs from; empty means the project's own rulepacks/. */
+  packPaths: string[];
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -28,6 +32,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   bodyTimeoutMs: 5000,
   trustProxy: false,
   corsOrigins: [],
+  packPaths: [],
 };
 
 /** Thrown for a setting that cannot be used; the message names the variable and what it must be. */
@@ -67,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
     trustProxy: trustProxy === '1',
     corsOrigins: [...new Set(corsOrigins)],
+    packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}.`);
   return config;

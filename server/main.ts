@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
@@ -7,16 +8,19 @@ import { ConfigError, readConfig } from './config.ts';
 /** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
 async function main(): Promise<void> {
   const config = readConfig(process.env);
-  const catalog = loadCatalog();
-  const docs = loadDocs();
-  const runner = await startWorkerPool({ size: config.calcConcurrency, packPaths: [PACKS_DIR] });
+  const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
+  const catalog = loadCatalog(packPaths);
+  const docs = loadDocs(catalog);
+  const runner = await startWorkerPool({ size: config.calcConcurrency, packPaths });
   const app = createApp({ catalog, runner, config, docs });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://${config.host}:${config.port}`, calculators: catalog.plans.length })}\n`);
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://${host}:${address.port}`, calculators: catalog.plans.length })}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FIXTURE_PACKS, money, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { writeSlowPack } from './slow-pack.ts';
+
+// The service as `npm start` runs it: a separate process, configured by its environment.
+const TSX = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(TSX, ['server/main.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', CALC_CONCURRENCY: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((text) => text.includes('"event":"listening"'));
+      if (line) resolve({ child, url: JSON.parse(line).url, output: () => output, exited });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => reject(Object.assign(new Error(`exited with ${code}`), { output, code })));
+  });
+}
+
+async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  try {
+    const started = await start(env);
+    started.child.kill('SIGTERM');
+    return { code: await started.exited, output: started.output() };
+  } catch (error) {
+    return { code: (error as { code: number | null }).code, output: (error as { output: string }).output };
+  }
+}
+
+test('the service starts, answers, and on SIGTERM finishes the request in flight before exiting 0', async () => {
+  const slowPack = writeSlowPack(20, 600);
+  try {
+    const service = await start({ RULEPACKS_DIR: [SHIPPED_PACKS, slowPack].join(delimiter) });
+    const health = await fetch(`${service.url}/api/health`);
+    assert.equal(await health.json(), { service: 'tax-rules-api', status: 'ok' });
+    const inFlight = fetch(`${service.url}/api/v1/calculators/test.slow/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ facts: { step0: money(100_000_000) } }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    service.child.kill('SIGTERM');
+    assert.is((await inFlight).status, 200);
+    assert.is(await service.exited, 0);
+    assert.match(service.output(), /"event":"stopping","signal":"SIGTERM"/);
+    // One log line per request, without values.
+    assert.match(service.output(), /"route":"\/api\/v1\/calculators\/:calculatorId\/calculate","status":200/);
+    assert.not.match(service.output(), /100000000/);
+  } finally {
+    rmSync(slowPack, { recursive: true, force: true });
+  }
+});
+
+test('invalid configuration stops the process with a message naming each setting', async () => {
+  const { code, output } = await runToExit({ PORT: 'eighty', CALC_CONCURRENCY: '0' });
+  assert.is(code, 1);
+  assert.match(output, /PORT must be a whole number/);
+  assert.match(output, /CALC_CONCURRENCY must be a whole number from 1/);
+});
+
+test('a pack with problems stops the process, printing every diagnostic', async () => {
+  const { code, output } = await runToExit({ RULEPACKS_DIR: join(FIXTURE_PACKS, 'cycle') });
+  assert.is(code, 1);
+  assert.match(output, /service will not start/);
+  assert.match(output, /rules\/\S+\.yaml:\d+:\d+ cycle /);
+});
+
+test.run();
