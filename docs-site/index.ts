@@ -12,3 +12,4 @@ export { EXCERPT_MAX_LENGTH } from './lib/excerpt.ts';
 export { checkDocsQuery, DOCS_QUERY_LIMITS, type DocsQueryParameter } from './lib/query.ts';
 export { DOCS_PATH_PATTERN_SOURCE } from './lib/paths.ts';
 export { DocsBuildError, formatProblem, type DocsProblem } from './lib/problems.ts';
+export { referencePages, referencePath } from './reference/generate.ts';

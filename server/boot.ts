@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildDocsSite, type DocsSite } from '../docs-site/index.ts';
+import { buildDocsSite, referencePages, type DocsSite } from '../docs-site/index.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -20,8 +20,8 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
   return createCatalog(loaded.packs.flatMap((pack) => pack.plans));
 }
 
-/** Builds the documentation site; a broken page or link stops the boot. */
-export function loadDocs(_catalog?: Catalog): DocsSite | undefined {
+/** Builds the documentation site, with reference pages generated from the catalog; a broken page or link stops the boot. */
+export function loadDocs(catalog: Catalog): DocsSite | undefined {
   if (!existsSync(DOCS_NAVIGATION)) return undefined;
-  return buildDocsSite({ contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT });
+  return buildDocsSite({ contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT, generatedPages: referencePages(catalog) });
 }

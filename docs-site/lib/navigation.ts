@@ -33,7 +33,8 @@ export interface NavigationLookup {
 const SECTION_KEYS = ['page', 'pages'];
 
 /**
- * Reads the navigation file: a YAML list of sections `{page: <docs path>, pages: [<docs path>, …]}`.
+ * Reads the navigation file: a YAML list of sections `{page: <docs path>, pages: [<docs path>, …]}`;
+ * a page entry `<prefix>/*` stands for every published page under that prefix not listed by name.
  * Titles and the other fields come from the pages' frontmatter, so the file cannot drift from them.
  * Every listed path must be a published page, listed once.
  *
@@ -81,6 +82,27 @@ export function readNavigation(yamlText: string, file: string, lookup: Navigatio
     return page;
   };
 
+  // `/reference/*` lists every published page under /reference/ not listed by name, in path order:
+  // how pages generated from the rule packs join the navigation without anyone editing this file.
+  const explicitPaths = new Set<string>();
+  for (const entry of document.contents.items) {
+    const children = isMap(entry) ? entry.get('pages', true) : undefined;
+    if (!isSeq(children)) continue;
+    for (const child of children.items) if (isScalar(child) && typeof child.value === 'string' && !child.value.endsWith('/*')) explicitPaths.add(child.value);
+  }
+  const wildcardPrefix = (node: unknown): string | undefined => {
+    const value = isScalar(node as YamlNode) ? (node as { value: unknown }).value : undefined;
+    return typeof value === 'string' && value.endsWith('/*') ? value.slice(0, -1) : undefined;
+  };
+  const pagesUnder = (prefix: string): NavigationPageItem[] =>
+    [...lookup.published.keys()]
+      .filter((path) => path.startsWith(prefix) && !explicitPaths.has(path) && !listed.has(path))
+      .sort()
+      .map((path) => {
+        listed.add(path);
+        return lookup.published.get(path)!;
+      });
+
   const items: NavigationItem[] = [];
   document.contents.items.forEach((entry, position) => {
     const what = `section ${position + 1}`;
@@ -101,6 +123,8 @@ export function readNavigation(yamlText: string, file: string, lookup: Navigatio
       return;
     }
     const pages = children.items.flatMap((child, index) => {
+      const prefix = wildcardPrefix(child);
+      if (prefix !== undefined) return pagesUnder(prefix);
       const page = pageAt(child, `${what} \`pages\` item ${index + 1}`);
       return page === undefined ? [] : [page];
     });
