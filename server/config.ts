@@ -19,6 +19,11 @@ export interface ServiceConfig {
   corsOrigins: string[];
   /** Folders to load rule packs from; empty means the project's own rulepacks/. */
   packPaths: string[];
+  /** Connection limits that keep slow or greedy clients from starving the others. */
+  maxConnections: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxHeaderBytes: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -33,6 +38,10 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   trustProxy: false,
   corsOrigins: [],
   packPaths: [],
+  maxConnections: 1024,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderBytes: 16 * 1024,
 };
 
 /** Thrown for a setting that cannot be used; the message names the variable and what it must be. */
@@ -72,6 +81,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
     trustProxy: trustProxy === '1',
     corsOrigins: [...new Set(corsOrigins)],
+    maxConnections: integer('MAX_CONNECTIONS', DEFAULT_CONFIG.maxConnections, 1, 100_000),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', DEFAULT_CONFIG.headersTimeoutMs, 100, 600_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 100, 600_000),
+    maxHeaderBytes: integer('MAX_HEADER_BYTES', DEFAULT_CONFIG.maxHeaderBytes, 1024, 1024 * 1024),
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}.`);

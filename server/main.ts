@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
+import { createListeningServer } from './listen.ts';
 import { ConfigError, readConfig } from './config.ts';
 
 /** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const docs = loadDocs(catalog);
   const runner = await startWorkerPool({ size: config.calcConcurrency, packPaths });
   const app = createApp({ catalog, runner, config, docs });
-  const server = createServer(app.callback());
+  const server = createListeningServer(app.callback(), config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

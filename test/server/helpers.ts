@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../server/config.ts';
 import type { RequestLogLine } from '../../server/context.ts';
+import { createListeningServer } from '../../server/listen.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 
 export interface TestServer {
@@ -29,7 +30,7 @@ export async function startTestServer(options: { config?: Partial<ServiceConfig>
     reportFailure: () => undefined,
     ...options.deps,
   });
-  const server = createServer(app.callback());
+  const server = createListeningServer(app.callback(), config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
