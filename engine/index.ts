@@ -26,7 +26,7 @@ export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, 
 export { suggest } from './model/suggest.ts';
 export { BUILT_IN_ROUNDING_MODES } from './money/rounding.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
+export { computeFacts, runCalculator, runCalculatorJson, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
 export type { CalculatorPlan } from './run/plan.ts';
 export type { JsonSchema } from './run/shapes.ts';
 export type { ParameterTrace, TraceNode } from './trace/trace.ts';

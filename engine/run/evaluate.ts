@@ -6,6 +6,7 @@ import type { ParameterTrace, TraceNode } from '../trace/trace.ts';
 import { issuesFromErrors, type InputIssue } from './decode.ts';
 import { shapeAt, type CalculatorPlan, type PlanStep } from './plan.ts';
 import { encoderOf, MAX_CENTS } from './shapes.ts';
+import { reportJson } from './report-json.ts';
 
 /** What running a calculator can come to. Only `ok` carries a report. */
 export type CalculationOutcome =
@@ -20,7 +21,7 @@ export interface RunOptions {
 }
 
 /** A ledger component as the API shows it, before its trace is attached. */
-interface ComponentResult {
+export interface ComponentResult {
   id: string;
   label: string;
   effect: string;
@@ -29,7 +30,8 @@ interface ComponentResult {
   fact: string;
 }
 
-interface StepRecord {
+/** What one rule evaluation left behind for the trace. */
+export interface StepRecord {
   raw: Value;
   reads: ParameterRead[];
   lets: Value[];
@@ -48,6 +50,17 @@ export function runCalculator(plan: CalculatorPlan, facts: unknown, options: Run
   const executed = execute(plan, facts, options);
   if (!executed.ok) return executed;
   return { ok: true, report: buildReport(plan, executed.values, executed.records) };
+}
+
+/**
+ * Like runCalculator, but the report comes as its JSON text, written directly from precomputed
+ * fragments with each shared trace node serialised once: what the service sends, byte for byte the
+ * same as JSON.stringify of runCalculator's report.
+ */
+export function runCalculatorJson(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): { ok: true; json: string } | Failure {
+  const executed = execute(plan, facts, options);
+  if (!executed.ok) return executed;
+  return { ok: true, json: reportJson(plan, executed.values, executed.records) };
 }
 
 /** Runs a calculator and returns the JSON value of every fact it read or derived, by fact id. */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { calculatorEntry, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
+import { calculatorEntry, runCalculatorJson, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
 
 /** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
 export interface CalculationRequest {
@@ -34,8 +34,8 @@ function responsePrefix(plan: CalculatorPlan): string {
 export function calculate(catalog: Catalog, request: CalculationRequest, budgetMs: number): CalculationResult {
   const plan = catalog.find(request.calculatorId, { jurisdiction: request.jurisdiction, taxYear: request.taxYear });
   if (!plan) return { kind: 'unavailable' };
-  const outcome = runCalculator(plan, request.facts, { deadline: performance.now() + budgetMs });
-  if (outcome.ok) return { kind: 'ok', body: `${responsePrefix(plan)}${JSON.stringify(outcome.report)}}` };
+  const outcome = runCalculatorJson(plan, request.facts, { deadline: performance.now() + budgetMs });
+  if (outcome.ok) return { kind: 'ok', body: `${responsePrefix(plan)}${outcome.json}}` };
   switch (outcome.failure) {
     case 'decode':
       return { kind: 'decode', issues: outcome.issues.map((issue) => ({ path: ['facts', ...issue.path], message: issue.message })) };

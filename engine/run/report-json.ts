@@ -1,0 +1,164 @@
+import { RowValue, TableValue, type ResolvedParameter, type SourceRefJson, type TableRow, type Value } from '../expressions/values.ts';
+import { isDecimal, type Decimal } from '../money/decimal.ts';
+import type { FactShape, ReportObjectTemplate } from '../model/pack.ts';
+import type { ComponentResult, StepRecord } from './evaluate.ts';
+import { shapeAt, type CalculatorPlan, type PlanStep } from './plan.ts';
+
+// The service sends every report as JSON, and JSON.stringify of a report with traces costs more than
+// the calculation itself: shared trace nodes are written once per reference, and the same titles,
+// formulas and sources are escaped on every request. This writer keeps the exact key order and
+// output of JSON.stringify (a test checks it byte for byte) while escaping static text once per
+// plan and writing each trace node once per report.
+
+const text = JSON.stringify;
+
+interface StepFragments {
+  head: string;
+  factKeys: string[];
+  factWriters: ((value: Value) => string)[];
+  resultWriter: (value: Value) => string;
+  rounding: string;
+  sources: Map<string, string>;
+  letKeys: string[];
+}
+
+const fragments = new WeakMap<PlanStep, StepFragments>();
+const parameterFragments = new WeakMap<object, string>();
+
+function fragmentsOf(plan: CalculatorPlan, step: PlanStep): StepFragments {
+  let found = fragments.get(step);
+  if (!found) {
+    const currency = plan.pack.currency;
+    found = {
+      head: `{"_tag":"TraceNode","ruleId":${text(step.rule.id)},"title":${text(step.rule.title)},"formula":${text(step.formula)},"inputs":{"facts":{`,
+      factKeys: step.rule.requires.map((id) => `${text(id)}:`),
+      factWriters: step.rule.requires.map((id) => jsonWriterOf(plan.facts.get(id)!.shape, currency)),
+      resultWriter: jsonWriterOf(step.outputFact.shape, currency),
+      rounding: `,"rounding":${text(step.roundingName)},"sources":`,
+      sources: new Map(),
+      letKeys: step.letNames.map((name) => `${text(name)}:`),
+    };
+    fragments.set(step, found);
+  }
+  return found;
+}
+
+/** Writes a value of a fact shape as JSON text, exactly as the object encoders would serialise. */
+export function jsonWriterOf(shape: FactShape, currency: string): (value: Value) => string {
+  switch (shape.type) {
+    case 'money': {
+      const tail = `,"currency":${text(currency)}}`;
+      return (value) => `{"_tag":"Money","cents":${(value as Decimal).toNumber()}${tail}`;
+    }
+    case 'ratio':
+      return (value) => text((value as Decimal).toString());
+    case 'count':
+      return (value) => String((value as Decimal).toNumber());
+    case 'boolean':
+    case 'selection':
+      return (value) => text(value);
+    case 'record': {
+      const fields = Object.entries(shape.fields).map(([name, field]) => [`,${text(name)}:`, name, jsonWriterOf(field, currency)] as const);
+      const head = `{"_tag":${text(shape.tag)}`;
+      return (value) => {
+        let out = head;
+        for (const [key, name, write] of fields) out += key + write((value as Record<string, Value>)[name]!);
+        return `${out}}`;
+      };
+    }
+  }
+}
+
+function parameterFragment(parameter: ResolvedParameter, row: TableRow | undefined): string {
+  const key: object = row ?? parameter;
+  let found = parameterFragments.get(key);
+  if (found === undefined) {
+    const entry: Record<string, unknown> = { title: parameter.title, unit: parameter.unit, effectivePeriod: parameter.effectivePeriod, source: parameter.sourceId };
+    if (row) {
+      entry.matchedRow = row.index + 1;
+      entry.row = row.display;
+      if (row.amountBelow) entry.amountBelowRow = row.amountBelow.div(100).toString();
+    } else entry.value = parameter.display;
+    found = `${text(parameter.id)}:${text(entry)}`;
+    parameterFragments.set(key, found);
+  }
+  return found;
+}
+
+/** The report of a run, as JSON text. */
+export function reportJson(plan: CalculatorPlan, values: Value[], records: StepRecord[]): string {
+  const nodes: (string | undefined)[] = new Array(plan.steps.length);
+  const nodeOf = (index: number): string => (nodes[index] ??= nodeJson(plan, plan.steps[index]!, values, records[index]!, nodeOf));
+  const currency = plan.pack.currency;
+  const valueAt = (path: string): Value => {
+    const [root, ...fields] = path.split('.');
+    let value = values[plan.slotOf.get(root!)!]!;
+    for (const field of fields) value = (value as Record<string, Value>)[field]!;
+    return value;
+  };
+  const money = jsonWriterOf({ type: 'money' }, currency);
+  const write = (template: ReportObjectTemplate): string => {
+    let out = `{"_tag":${text(template.tag)}`;
+    for (const [name, field] of Object.entries(template.fields)) {
+      out += `,${text(name)}:`;
+      if ('fields' in field) out += write(field);
+      else if ('money' in field) out += money(valueAt(field.money));
+      else if ('fact' in field) out += jsonWriterOf(shapeAt(plan.facts, field.fact)!, currency)(valueAt(field.fact));
+      else if ('trace' in field) out += nodeOf(plan.stepOfFact.get(field.trace)!);
+      else if ('ledgerComponents' in field) {
+        const components = records[plan.stepOfFact.get(field.ledgerComponents)!]!.components!;
+        out += `[${components.map((component) => componentJson(component, money, nodeOf(plan.stepOfFact.get(component.fact)!))).join(',')}]`;
+      } else out += text(plan.rulePackVersion);
+    }
+    return `${out}}`;
+  };
+  return write(plan.report);
+}
+
+function componentJson(component: ComponentResult, money: (value: Value) => string, trace: string): string {
+  return `{"_tag":"LedgerComponent","amount":${money(component.amount)},"effect":${text(component.effect)},"id":${text(component.id)},"label":${text(component.label)},"status":${text(component.status)},"trace":${trace}}`;
+}
+
+function nodeJson(plan: CalculatorPlan, step: PlanStep, values: Value[], record: StepRecord, nodeOf: (index: number) => string): string {
+  const parts = fragmentsOf(plan, step);
+  let out = parts.head;
+  for (let index = 0; index < parts.factKeys.length; index++) {
+    if (index > 0) out += ',';
+    out += parts.factKeys[index]! + parts.factWriters[index]!(values[step.inputSlots[index]!]!);
+  }
+  out += '},"parameters":{';
+  // Like object keys: first read fixes the position, the last read of a parameter gives its entry.
+  const entries = new Map<string, string>();
+  const sourceIds: string[] = [];
+  let sources: readonly SourceRefJson[] = step.ruleSources;
+  for (const read of record.reads) {
+    const parameter = step.parameters[read.parameterIndex]!;
+    if (!sources.includes(parameter.source) && !sources.some((source) => sameSource(source, parameter.source))) {
+      sources = [...sources, parameter.source];
+      sourceIds.push(parameter.sourceId);
+    }
+    entries.set(parameter.id, parameterFragment(parameter, read.row));
+  }
+  out += [...entries.values()].join(',');
+  out += '}';
+  let intermediate = '';
+  record.lets.forEach((value, slot) => {
+    if (value === undefined || value instanceof TableValue || value instanceof RowValue) return;
+    intermediate += `${intermediate ? ',' : ''}${parts.letKeys[slot]!}${text(isDecimal(value) ? value.toString() : value)}`;
+  });
+  if (intermediate) out += `,"intermediate":{${intermediate}}`;
+  const result = values[step.outputSlot]!;
+  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${text(record.raw.toString())}`;
+  const sourcesKey = sourceIds.join('|');
+  let sourcesJson = parts.sources.get(sourcesKey);
+  if (sourcesJson === undefined) {
+    sourcesJson = text(sources);
+    parts.sources.set(sourcesKey, sourcesJson);
+  }
+  out += `},"result":${parts.resultWriter(result)}${parts.rounding}${sourcesJson},"children":[${step.childSteps.map(nodeOf).join(',')}]}`;
+  return out;
+}
+
+function sameSource(a: SourceRefJson, b: SourceRefJson): boolean {
+  return a.kind === b.kind && a.reference === b.reference && a.title === b.title;
+}

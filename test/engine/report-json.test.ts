@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCalculator, runCalculatorJson } from '../../engine/index.ts';
+import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
+
+// The service writes reports as JSON text directly; it must be exactly what JSON.stringify makes of
+// the report object, for every calculator and input.
+const { catalog } = shippedPacks();
+const samples = JSON.parse(readFileSync(new URL('../fixtures/conformance/withholding-ato-samples.json', import.meta.url), 'utf8')).cases as {
+  grossCents: number;
+  period: string;
+  taxFreeThresholdClaimed: boolean;
+}[];
+
+function same(calculatorId: string, facts: unknown): void {
+  const plan = catalog.find(calculatorId)!;
+  const object = runCalculator(plan, facts);
+  const json = runCalculatorJson(plan, facts);
+  assert.ok(object.ok && json.ok);
+  if (object.ok && json.ok) assert.is(json.json, JSON.stringify(object.report));
+}
+
+test('pay reports: the JSON writer matches JSON.stringify on every published sample', () => {
+  for (const sample of samples) {
+    const facts = payFacts(sample.grossCents, sample.period, sample.taxFreeThresholdClaimed);
+    same('au.pay.take-home', facts);
+    same('au.pay.withholdings', facts);
+  }
+});
+
+test('all reports: the JSON writer matches JSON.stringify on random inputs', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2_000_000_000 }), fc.constantFrom('weekly', 'fortnightly', 'monthly'), fc.boolean(), (cents, period, claimed) => {
+      same('au.pay.take-home', payFacts(cents, period, claimed));
+      same('au.income-tax.annual', { taxableIncome: money(cents) });
+    }),
+    { numRuns: 300, seed: 7 },
+  );
+});
+
+test('failures are the same either way', () => {
+  const plan = catalog.find('au.pay.take-home')!;
+  assert.equal(runCalculatorJson(plan, { nope: 1 }), runCalculator(plan, { nope: 1 }));
+});
+
+test.run();
