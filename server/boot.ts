@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildDocsSite, referencePages, type DocsSite } from '../docs-site/index.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
+import { SOURCE_KINDS } from './openapi/components.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
@@ -16,6 +17,15 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
   const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT });
   const problems = [...loaded.missing.map((path) => `${path}: no such pack folder`), ...loaded.diagnostics.map(formatDiagnostic)];
   if (loaded.packs.length === 0) problems.push('no rule packs were found');
+  // The API names four kinds of source; a pack may not introduce another.
+  for (const { pack } of loaded.packs) {
+    for (const source of pack.sources) {
+      if (!SOURCE_KINDS.includes(source.kind)) {
+        const { file, line, column } = source.at;
+        problems.push(`${file}:${line}:${column} schema source \`${source.id}\` has kind \`${source.kind}\`; the API allows ${SOURCE_KINDS.join(', ')}`);
+      }
+    }
+  }
   if (problems.length > 0) throw new BootFailure(`The rule packs have problems; the service will not start:\n${problems.join('\n')}`);
   return createCatalog(loaded.packs.flatMap((pack) => pack.plans));
 }

@@ -4,7 +4,8 @@ import type { SourceLocation } from './diagnostics.ts';
 export type ValueUnit = 'cents' | 'dollars' | 'ratio' | 'count' | 'boolean';
 export type ParameterUnit = ValueUnit | 'bracket-table';
 
-export type SourceKind = 'ato-publication' | 'legislation' | 'regulation' | 'internal-validation';
+/** A source's kind, as the pack names it; `internal-validation` marks the project's own checks and assembly. */
+export type SourceKind = string;
 
 export interface SourceDef {
   id: string;

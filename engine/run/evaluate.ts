@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type Scope, type SourceRefJson, type Value } from '../expressions/values.ts';
+import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type Scope, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
 import type { ReportObjectTemplate } from '../model/pack.ts';
 import type { ParameterTrace, TraceNode } from '../trace/trace.ts';
 import { issuesFromErrors, type InputIssue } from './decode.ts';
-import { shapeAt, type CalculatorPlan, type PlanStep } from './plan.ts';
+import { shapeAt, traceSources, valueAtPath, type CalculatorPlan, type PlanStep } from './plan.ts';
 import { encoderOf, MAX_CENTS } from './shapes.ts';
 import { reportJson } from './report-json.ts';
 
@@ -150,12 +150,7 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
   const nodes: (TraceNode | undefined)[] = new Array(plan.steps.length);
   const nodeOf = (index: number): TraceNode => (nodes[index] ??= traceNode(plan, plan.steps[index]!, values, records[index]!, nodeOf));
   const currency = plan.pack.currency;
-  const valueAt = (path: string): Value => {
-    const [root, ...fields] = path.split('.');
-    let value = values[plan.slotOf.get(root!)!]!;
-    for (const field of fields) value = (value as Record<string, Value>)[field]!;
-    return value;
-  };
+  const valueAt = (path: string): Value => valueAtPath(plan, values, path);
   const build = (template: ReportObjectTemplate): Record<string, unknown> => {
     const out: Record<string, unknown> = { _tag: template.tag };
     for (const [name, field] of Object.entries(template.fields)) {
@@ -187,10 +182,9 @@ function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record
     facts[factId] = step.encodeInputs[index]!(values[step.inputSlots[index]!]!);
   });
   const parameters: Record<string, ParameterTrace> = {};
-  let sources: readonly SourceRefJson[] = step.ruleSources;
+  const { sources } = traceSources(step, record.reads);
   for (const read of record.reads) {
     const parameter = step.parameters[read.parameterIndex]!;
-    if (!sources.includes(parameter.source) && !sources.some((source) => sameSource(source, parameter.source))) sources = [...sources, parameter.source];
     const entry: ParameterTrace = {
       title: parameter.title,
       unit: parameter.unit,
@@ -225,8 +219,4 @@ function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record
     sources,
     children: step.childSteps.map(nodeOf),
   };
-}
-
-function sameSource(a: SourceRefJson, b: SourceRefJson): boolean {
-  return a.kind === b.kind && a.reference === b.reference && a.title === b.title;
 }

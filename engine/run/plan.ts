@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Evaluator } from '../expressions/compile.ts';
-import type { ResolvedParameter, SourceRefJson, Value } from '../expressions/values.ts';
+import type { ParameterRead, ResolvedParameter, SourceRefJson, Value } from '../expressions/values.ts';
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { CalculatorDef, FactDef, FactShape, LedgerComponentDef, PackDef, ReportFieldTemplate, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
@@ -178,6 +178,29 @@ function templateFacts(template: ReportObjectTemplate): string[] {
     if ('ledgerComponents' in field) return [field.ledgerComponents];
     return [];
   });
+}
+
+/** The value at a dotted path into a fact (`grossPay.period`), from a run's fact slots. */
+export function valueAtPath(plan: CalculatorPlan, values: readonly Value[], path: string): Value {
+  const [root, ...fields] = path.split('.');
+  let value = values[plan.slotOf.get(root!)!]!;
+  for (const field of fields) value = (value as Record<string, Value>)[field]!;
+  return value;
+}
+
+/** The sources a step's trace shows: its rule's, then those of the parameter values it read. */
+export function traceSources(step: PlanStep, reads: readonly ParameterRead[]): { sources: readonly SourceRefJson[]; added: string[] } {
+  let sources = step.ruleSources;
+  const added: string[] = [];
+  for (const read of reads) {
+    const parameter = step.parameters[read.parameterIndex]!;
+    const known = sources.some((source) => source === parameter.source || (source.kind === parameter.source.kind && source.reference === parameter.source.reference && source.title === parameter.source.title));
+    if (!known) {
+      sources = [...sources, parameter.source];
+      added.push(parameter.sourceId);
+    }
+  }
+  return { sources, added };
 }
 
 /** The shape at a dotted path into a fact, or undefined. */

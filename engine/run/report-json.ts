@@ -1,8 +1,8 @@
-import { RowValue, TableValue, type ResolvedParameter, type SourceRefJson, type TableRow, type Value } from '../expressions/values.ts';
+import { RowValue, TableValue, type ResolvedParameter, type TableRow, type Value } from '../expressions/values.ts';
 import { isDecimal, type Decimal } from '../money/decimal.ts';
 import type { FactShape, ReportObjectTemplate } from '../model/pack.ts';
 import type { ComponentResult, StepRecord } from './evaluate.ts';
-import { shapeAt, type CalculatorPlan, type PlanStep } from './plan.ts';
+import { shapeAt, traceSources, valueAtPath, type CalculatorPlan, type PlanStep } from './plan.ts';
 
 // The service sends every report as JSON, and JSON.stringify of a report with traces costs more than
 // the calculation itself: shared trace nodes are written once per reference, and the same titles,
@@ -90,12 +90,7 @@ export function reportJson(plan: CalculatorPlan, values: Value[], records: StepR
   const nodes: (string | undefined)[] = new Array(plan.steps.length);
   const nodeOf = (index: number): string => (nodes[index] ??= nodeJson(plan, plan.steps[index]!, values, records[index]!, nodeOf));
   const currency = plan.pack.currency;
-  const valueAt = (path: string): Value => {
-    const [root, ...fields] = path.split('.');
-    let value = values[plan.slotOf.get(root!)!]!;
-    for (const field of fields) value = (value as Record<string, Value>)[field]!;
-    return value;
-  };
+  const valueAt = (path: string): Value => valueAtPath(plan, values, path);
   const money = jsonWriterOf({ type: 'money' }, currency);
   const write = (template: ReportObjectTemplate): string => {
     let out = `{"_tag":${text(template.tag)}`;
@@ -129,14 +124,8 @@ function nodeJson(plan: CalculatorPlan, step: PlanStep, values: Value[], record:
   out += '},"parameters":{';
   // Like object keys: first read fixes the position, the last read of a parameter gives its entry.
   const entries = new Map<string, string>();
-  const sourceIds: string[] = [];
-  let sources: readonly SourceRefJson[] = step.ruleSources;
   for (const read of record.reads) {
     const parameter = step.parameters[read.parameterIndex]!;
-    if (!sources.includes(parameter.source) && !sources.some((source) => sameSource(source, parameter.source))) {
-      sources = [...sources, parameter.source];
-      sourceIds.push(parameter.sourceId);
-    }
     entries.set(parameter.id, parameterFragment(parameter, read.row));
   }
   out += [...entries.values()].join(',');
@@ -149,7 +138,8 @@ function nodeJson(plan: CalculatorPlan, step: PlanStep, values: Value[], record:
   if (intermediate) out += `,"intermediate":{${intermediate}}`;
   const result = values[step.outputSlot]!;
   if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${text(record.raw.toString())}`;
-  const sourcesKey = sourceIds.join('|');
+  const { sources, added } = traceSources(step, record.reads);
+  const sourcesKey = added.join('|');
   let sourcesJson = parts.sources.get(sourcesKey);
   if (sourcesJson === undefined) {
     sourcesJson = text(sources);
@@ -157,8 +147,4 @@ function nodeJson(plan: CalculatorPlan, step: PlanStep, values: Value[], record:
   }
   out += `},"result":${parts.resultWriter(result)}${parts.rounding}${sourcesJson},"children":[${step.childSteps.map(nodeOf).join(',')}]}`;
   return out;
-}
-
-function sameSource(a: SourceRefJson, b: SourceRefJson): boolean {
-  return a.kind === b.kind && a.reference === b.reference && a.title === b.title;
 }

@@ -15,6 +15,9 @@ const object = (properties: Record<string, JsonSchema>, required: string[] = Obj
 const tagged = (tag: string, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema =>
   object({ _tag: { const: tag }, ...properties }, ['_tag', ...required]);
 
+/** The kinds of SourceRef the API allows. */
+export const SOURCE_KINDS = ['ato-publication', 'legislation', 'regulation', 'internal-validation'];
+
 export const HELP_MODES = ['none', 'errors', 'schema', 'examples', 'sources', 'full'] as const;
 export const ROUNDING_NAMES = ['none', 'round-to-nearest-cent', 'floor-cent', 'ceil-cent', 'floor-dollar', 'ceil-dollar', 'ato-withholding-rounding'];
 
@@ -95,7 +98,7 @@ export function componentSchemas(catalog: Catalog): Record<string, JsonSchema> {
       ['authority', 'id', 'schemaTag', 'title'],
     ),
     SourceRef: tagged('SourceRef', {
-      kind: { enum: ['ato-publication', 'legislation', 'regulation', 'internal-validation'] },
+      kind: { enum: SOURCE_KINDS },
       reference: { type: 'string' },
       title: { type: 'string' },
     }),
