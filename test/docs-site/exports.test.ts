@@ -17,6 +17,8 @@ test('the public entry exports exactly these runtime values', () => {
     'checkDocsQuery',
     'formatProblem',
     'pagesMissingFromNavigation',
+    'referencePages',
+    'referencePath',
   ]);
 });
 

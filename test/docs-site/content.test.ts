@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { loadDocs } from '../../server/boot.ts';
+import { shippedPacks, PROJECT_ROOT } from '../helpers/packs.ts';
+import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { containsDocumented, documentedExamples } from './executable-examples.ts';
+
+// The real documentation, built as the service builds it at boot, served by the real app.
+const CONTENT = fileURLToPath(new URL('../../docs-site/content/', import.meta.url));
+const { catalog } = shippedPacks();
+const docs = loadDocs(catalog)!;
+let server: TestServer;
+
+test.before(async () => {
+  server = await startTestServer({ deps: { docs } });
+});
+test.after(() => server.close());
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : []));
+}
+
+test('the docs build (frontmatter, links, navigation) and every published page is in the navigation', () => {
+  assert.ok(docs, 'docs-site/navigation.yaml exists');
+  assert.equal(pagesMissingFromNavigation(docs), []);
+  assert.ok(docs.paths().length >= 30);
+});
+
+test('every page type and primary reader of the contract is used', () => {
+  const items = docs.navigation().flatMap((section) => [section, ...section.pages]);
+  assert.equal([...new Set(items.map((item) => item.pageType))].sort(), [...PAGE_TYPES].sort());
+  assert.equal([...new Set(items.map((item) => item.primaryReader))].sort(), [...PRIMARY_READERS].sort());
+});
+
+test('every navigation page loads through the page and markdown routes, and they agree', async () => {
+  for (const item of docs.navigation().flatMap((section) => [section, ...section.pages])) {
+    const page: any = await (await fetch(`${server.url}/api/v1/docs/page?path=${encodeURIComponent(item.path)}`)).json();
+    assert.is(page.path, item.path);
+    assert.is(page.frontmatter.title, item.title);
+    const markdown = await fetch(`${server.url}/api/v1/docs/markdown?path=${encodeURIComponent(item.path)}`);
+    assert.is(markdown.status, 200);
+    assert.is(await markdown.text(), page.markdown, item.path);
+  }
+});
+
+test('a search for each page title returns that page first', async () => {
+  for (const item of docs.navigation().flatMap((section) => [section, ...section.pages])) {
+    const results: any = await (await fetch(`${server.url}/api/v1/docs/search?term=${encodeURIComponent(item.title)}`)).json();
+    assert.ok(results.length >= 1 && results.length <= 20, item.title);
+    assert.is(results[0].path, item.path, `search for "${item.title}"`);
+    assert.ok(results.every((result: any) => result.excerpt.length <= 240));
+  }
+});
+
+const examples = markdownFiles(CONTENT).flatMap((file) => documentedExamples(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8')));
+
+test('the docs show executable requests', () => {
+  assert.ok(examples.length >= 10, `found ${examples.length}`);
+});
+
+for (const example of examples) {
+  test(`docs example runs as documented: ${example.file}:${example.line}`, async () => {
+    const url = example.url.replace(/^http:\/\/(127\.0\.0\.1|localhost):4000/, server.url);
+    assert.ok(url.startsWith(server.url), `${example.url} uses the documented base address`);
+    const response = await fetch(url, { method: example.method, headers: example.headers, ...(example.body === undefined ? {} : { body: example.body }) });
+    const text = await response.text();
+    if (example.documentedResponse === undefined) return;
+    const actual = JSON.parse(text);
+    const problem = containsDocumented(actual, example.documentedResponse);
+    assert.is(problem, undefined, `${example.file}:${example.line}: ${problem}`);
+  });
+}
+
+test.run();
