@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PackOutcome } from '../../tools/validate-pack/check.ts';
-import { dollars, formatFigure } from '../../tools/validate-pack/money.ts';
+import { dollars, formatFigure } from '../../tools/lib/money.ts';
 import { formatReport } from '../../tools/validate-pack/report.ts';
 
 test('money figures show cents and dollars; other figures show as JSON', () => {

@@ -1,5 +1,7 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadPacks, runExamples, type Diagnostic, type PackReport } from '../../engine/index.ts';
+import { displayPath, isWithin } from '../lib/paths.ts';
 
 /** One figure an example expected and what came out instead. */
 export interface Mismatch {
@@ -35,18 +37,37 @@ export interface PackOutcome {
   moneyFacts: ReadonlySet<string>;
 }
 
+/** The packs the paths hold, or the paths that make it a usage error. */
+export type Selection =
+  | { ok: true; reports: PackReport[] }
+  | { ok: false; missing: string[]; empty: string[] };
+
 /** The outcome of a run, or the paths that make it a usage error. */
 export type CheckOutcome =
   | { ok: true; packs: PackOutcome[] }
   | { ok: false; missing: string[]; empty: string[] };
 
-/** Loads every pack at or under the paths, runs the examples of the clean ones and gathers what to report. */
-export function checkPacks(paths: readonly string[]): CheckOutcome {
+/** Loads, checks and plans every pack at or under the paths. */
+export function selectPacks(paths: readonly string[]): Selection {
   const loaded = loadPacks(paths);
   // A path that holds no pack is as likely a typo as a missing one, so both are usage errors.
   const empty = paths.filter((path) => !loaded.missing.includes(path) && !loaded.packs.some((report) => isWithin(report.pack.dir, resolve(path))));
   if (loaded.missing.length > 0 || empty.length > 0) return { ok: false, missing: loaded.missing, empty };
-  return { ok: true, packs: loaded.packs.map(outcomeOf) };
+  return { ok: true, reports: loaded.packs };
+}
+
+/** Why a selection failed, one line per path. */
+export function selectionProblems(selection: { missing: string[]; empty: string[] }): string[] {
+  return [
+    ...selection.missing.map((path) => (existsSync(path) ? `\`${path}\` is not a folder` : `\`${path}\` does not exist`)),
+    ...selection.empty.map((path) => `no pack (a folder with pack.yaml) in \`${path}\``),
+  ];
+}
+
+/** Loads every pack at or under the paths, runs the examples of the clean ones and gathers what to report. */
+export function checkPacks(paths: readonly string[]): CheckOutcome {
+  const selection = selectPacks(paths);
+  return selection.ok ? { ok: true, packs: selection.reports.map(outcomeOf) } : selection;
 }
 
 /** True when the outcome has nothing to complain about. */
@@ -91,13 +112,4 @@ function outcomeOf(report: PackReport): PackOutcome {
     unreadable: report.unreadable.map(displayPath),
     moneyFacts: new Set(pack.facts.filter((fact) => fact.shape.type === 'money').map((fact) => fact.id)),
   };
-}
-
-/** The engine shows files outside the current folder as absolute paths; a reviewer wants them relative. */
-function displayPath(file: string): string {
-  return isAbsolute(file) ? relative(process.cwd(), file) || '.' : file;
-}
-
-function isWithin(dir: string, root: string): boolean {
-  return dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep);
 }

@@ -1,6 +1,7 @@
 import { formatDiagnostic } from '../../engine/index.ts';
 import { isClean, type ExampleOutcome, type PackOutcome } from './check.ts';
-import { formatFigure } from './money.ts';
+import { formatFigure } from '../lib/money.ts';
+import { plural } from '../lib/text.ts';
 
 /** The human report: each pack's problems and summary, then one verdict line. */
 export function formatReport(packs: readonly PackOutcome[]): string {
@@ -31,7 +32,8 @@ function packLines(pack: PackOutcome): string[] {
   return lines;
 }
 
-function exampleLines(example: ExampleOutcome, moneyFacts: ReadonlySet<string>): string[] {
+/** A failing example: where it is and why, then each figure that differs, money in cents and dollars. */
+export function exampleLines(example: ExampleOutcome, moneyFacts: ReadonlySet<string>): string[] {
   const where = `${example.file}:${example.line}:${example.column} example \`${example.name}\` (${example.calculator})`;
   if (example.error !== undefined) return [`${where} could not run: ${example.error}`];
   return [
@@ -68,8 +70,4 @@ function summary(totals: Tally): string {
   const parts = [plural(totals.diagnostics, 'diagnostic'), plural(totals.failing, 'failing example')];
   if (totals.unreadable > 0) parts.push(plural(totals.unreadable, 'unreadable file'));
   return parts.join(', ');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -1,0 +1,63 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { describeChanges, describeState, stateOf, type RunState } from './changes.ts';
+import { checkPacks, selectionProblems, type PackOutcome } from './check.ts';
+import { formatReport } from './report.ts';
+
+/** How long to wait after the last file event before checking: an editor's save is often several events. */
+export const DEBOUNCE_MS = 100;
+
+/**
+ * Prints the full report of the first check, then re-checks after every change under the paths and
+ * prints only what changed, until SIGINT or SIGTERM; resolves to exit code 0 when stopped.
+ */
+export function watchPacks(paths: readonly string[], first: readonly PackOutcome[], write: (text: string) => void): Promise<number> {
+  write(formatReport(first));
+  let state: RunState = stateOf(first);
+  write(`${describeState(state)}\n`);
+
+  const changed = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const recheck = () => {
+    timer = undefined;
+    // Editors and tools write temporary files next to the real ones; name only the pack files.
+    const files = [...changed].filter((file) => /\.ya?ml$/.test(file)).sort();
+    changed.clear();
+    const outcome = checkPacks(paths);
+    const when = new Date().toTimeString().slice(0, 8);
+    write(`\n[${when}] re-checked after ${files.length > 0 ? `changes to ${files.join(', ')}` : 'a change'}\n`);
+    if (!outcome.ok) {
+      // A pack folder can vanish for a moment during a move or checkout: say so and keep watching.
+      for (const problem of selectionProblems(outcome)) write(`  ${problem}\n`);
+      return;
+    }
+    const next = stateOf(outcome.packs, state);
+    const lines = describeChanges(state, next);
+    write(lines.length === 0 ? '  no change\n' : `${lines.map((line) => (line.startsWith(' ') ? line : `  ${line}`)).join('\n')}\n`);
+    write(`  ${describeState(next)}\n`);
+    state = next;
+  };
+
+  const watchers: FSWatcher[] = paths.map((path) => {
+    const root = resolve(path);
+    const watcher = watch(root, { recursive: true }, (_event, filename) => {
+      changed.add(filename ? relative(process.cwd(), resolve(root, filename.toString())) : path);
+      clearTimeout(timer);
+      timer = setTimeout(recheck, DEBOUNCE_MS);
+    });
+    watcher.on('error', (error) => write(`  watching ${path} failed: ${error.message}\n`));
+    return watcher;
+  });
+  write(`watching ${paths.map((path) => relative(process.cwd(), resolve(path)) || '.').join(', ')} for changes (Ctrl-C to stop)\n`);
+
+  return new Promise((done) => {
+    const stop = () => {
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+      write('stopped watching\n');
+      done(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
