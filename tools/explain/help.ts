@@ -1,0 +1,42 @@
+/** The text `explain --help` prints. */
+export const HELP = `Usage: explain <calculatorId> --facts <file|-|json> [--context JURISDICTION/TAXYEAR]
+               [--packs <dir>] [--json] [--help]
+
+Runs one calculator from the command line, as the API's calculate route would, and explains the
+result: the report's figures, then the whole calculation trace as an indented tree.
+
+Arguments
+  <calculatorId>     e.g. au.pay.take-home, au.pay.withholdings, au.income-tax.annual
+  --facts <value>    the facts object, as the API's request body carries it under "facts":
+                     a JSON file, - for standard input, or the JSON itself (anything starting with {)
+                     e.g. --facts '{"taxableIncome": {"_tag": "Money", "cents": 9000000, "currency": "AUD"}}'
+  --context <J/Y>    jurisdiction and tax year, e.g. AU/2025-26. As in the API, a part left out
+                     (AU, or /2025-26) matches any, and with none the first in catalog order is used.
+  --packs <dir>      a pack folder or a folder of packs (default: the project's rulepacks/)
+  --json             print exactly the body the API returns on success:
+                     {"calculator": ..., "diagnostics": {"_tag": "CalculationDiagnostics",
+                      "graphIssues": []}, "report": ...} on one line
+  --help             print this text
+
+Output (without --json)
+  A heading (calculator, context, rule pack version), then Figures: every figure of the report,
+  money as dollars and cents, ledger components with their effect and status. Then Trace: one
+  ● line per step with its title and rule id, and beneath it
+    formula          the rule's expression as the engine renders it
+    facts            the facts the rule read
+    parameters       each parameter read: its value, or the table row matched (and, for marginal
+                     tables, the amount due below that row); the period it is in effect; its source
+    intermediate     values the expression named on the way, as the engine holds them (cents)
+    before rounding  the exact result, when the rule's rounding changed it
+    result           the rule's result and its rounding mode
+    sources          the sources the step rests on (its own and its parameters')
+  then the steps it rests on, indented. A step reached twice is shown once.
+
+Exit codes
+  0  the calculation ran; its explanation (or, with --json, the API response) is on stdout
+  1  the facts do not decode (each issue is printed as path: message on stderr), or the
+     calculation failed (the reason is printed on stderr)
+  2  usage error: bad arguments, facts that cannot be read or are not JSON, a packs folder that is
+     missing or has diagnostics, an unknown calculator or a context it is not available for (with
+     the nearest names and the known ones)
+`;
