@@ -3,7 +3,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCatalog, loadPacks } from '../../engine/index.ts';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
-import { DEFAULT_CONFIG } from '../../server/config.ts';
 import type { MetadataSource } from '../../server/metadata.ts';
 import { payFacts, money, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
@@ -198,5 +197,4 @@ test('a rate-limit store that cannot answer gives 503 CalculatorAdmissionUnavail
   }
 });
 
-void DEFAULT_CONFIG;
 test.run();
