@@ -1,0 +1,97 @@
+import type { PackDef, ParameterDef } from '../../engine/index.ts';
+import { fieldChange, pairById, period, same, text, type Section } from './compare.ts';
+
+type ValueDef = ParameterDef['values'][number];
+
+/** Parameters added, removed and changed: each value's period, source, scalar value and table rows, old → new. */
+export function parameterSection(old: PackDef, now: PackDef): Section {
+  const { removed, added, both } = pairById(old.parameters, now.parameters);
+  const sourceOf = (pack: PackDef) => (id: string) => {
+    const source = pack.sources.find((candidate) => candidate.id === id);
+    return source ? `${id} (${source.reference})` : id;
+  };
+  const lines: string[] = [];
+  for (const parameter of removed) lines.push(`- ${parameter.id} (${parameter.title})`);
+  for (const parameter of added) {
+    lines.push(`+ ${parameter.id} (${parameter.title})`);
+    for (const value of parameter.values) lines.push(`    ${valueText(value)}; source ${sourceOf(now)(value.source)}`);
+  }
+  for (const [before, after] of both) {
+    const detail = [
+      ...fieldChange('title', before.title, after.title),
+      ...fieldChange('description', before.description, after.description),
+      ...fieldChange('unit', before.unit, after.unit),
+      ...fieldChange('table', before.table, after.table),
+      ...valuesChange(before.values, after.values, sourceOf(old), sourceOf(now)),
+    ];
+    if (detail.length > 0) lines.push(`~ ${after.id} (${after.title})`, ...detail.map((line) => `    ${line}`));
+  }
+  return { title: 'Parameters', lines };
+}
+
+/**
+ * Pairs old and new values (same period first, then the same start, then in order) and describes each
+ * pair's changes; unpaired values are added or removed.
+ */
+function valuesChange(old: readonly ValueDef[], now: readonly ValueDef[], oldSource: (id: string) => string, newSource: (id: string) => string): string[] {
+  const left = [...old];
+  const right = [...now];
+  const pairs: [ValueDef, ValueDef][] = [];
+  const take = (match: (a: ValueDef, b: ValueDef) => boolean) => {
+    for (const value of [...left]) {
+      const partner = right.find((candidate) => match(value, candidate));
+      if (!partner) continue;
+      pairs.push([value, partner]);
+      left.splice(left.indexOf(value), 1);
+      right.splice(right.indexOf(partner), 1);
+    }
+  };
+  take((a, b) => same(a.effectivePeriod, b.effectivePeriod));
+  take((a, b) => a.effectivePeriod.from === b.effectivePeriod.from);
+  take(() => true);
+  const lines: string[] = [];
+  for (const [before, after] of pairs) {
+    const detail = [
+      ...fieldChange('effective period', before.effectivePeriod, after.effectivePeriod, (value) => period(value as ValueDef['effectivePeriod'])),
+      ...(before.source === after.source ? [] : [`source: ${oldSource(before.source)} → ${newSource(after.source)}`]),
+      ...fieldChange('value', before.value, after.value),
+      ...rowsChange(before.rows ?? [], after.rows ?? []),
+    ];
+    if (detail.length === 0) continue;
+    // The source is named once: in the heading when it stayed, on its own line when it changed.
+    lines.push(`value ${period(after.effectivePeriod)}${before.source === after.source ? `, source ${newSource(after.source)}` : ''}:`, ...detail.map((line) => `  ${line}`));
+  }
+  for (const value of left) lines.push(`- value ${valueText(value)}; source ${oldSource(value.source)}`);
+  for (const value of right) lines.push(`+ value ${valueText(value)}; source ${newSource(value.source)}`);
+  return lines;
+}
+
+/** Row by row: `row 2: below 371 → 380, a 0.2117 → 0.2000`; rows beyond the shorter table are added or removed. */
+function rowsChange(old: readonly Record<string, unknown>[], now: readonly Record<string, unknown>[]): string[] {
+  const lines: string[] = [];
+  for (let index = 0; index < Math.max(old.length, now.length); index++) {
+    const before = old[index];
+    const after = now[index];
+    if (!after) lines.push(`- row ${index + 1}: ${rowText(before!)}`);
+    else if (!before) lines.push(`+ row ${index + 1}: ${rowText(after)}`);
+    else {
+      const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+      const changed = columns.filter((column) => !same(before[column], after[column])).map((column) => `${column} ${cell(before[column])} → ${cell(after[column])}`);
+      if (changed.length > 0) lines.push(`row ${index + 1}: ${changed.join(', ')}`);
+    }
+  }
+  return lines;
+}
+
+function valueText(value: ValueDef): string {
+  const shown = value.rows ? `${value.rows.length} rows: ${value.rows.map(rowText).join('; ')}` : text(value.value);
+  return `${period(value.effectivePeriod)}: ${shown}`;
+}
+
+function rowText(row: Record<string, unknown>): string {
+  return Object.entries(row).map(([column, value]) => `${column} ${cell(value)}`).join(', ');
+}
+
+function cell(value: unknown): string {
+  return value === null ? 'none' : value === undefined ? '(absent)' : String(value);
+}
