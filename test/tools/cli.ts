@@ -46,3 +46,17 @@ export function cli(tool: 'validate-pack' | 'explain' | 'pack-diff', args: reado
       }),
   );
 }
+
+/**
+ * Named runs started together when a suite starts (pass `start` to `test.before`), not when its file
+ * is loaded: uvu loads every test file before running any, and runs started then would compete with
+ * other suites' timing-sensitive tests.
+ */
+export function suiteRuns<T extends Record<string, () => Promise<unknown>>>(specs: T): { start: () => void; get: <K extends keyof T>(name: K) => ReturnType<T[K]> } {
+  const started = new Map<keyof T, Promise<unknown>>();
+  const get = <K extends keyof T>(name: K): ReturnType<T[K]> => {
+    if (!started.has(name)) started.set(name, specs[name]!());
+    return started.get(name) as ReturnType<T[K]>;
+  };
+  return { start: () => Object.keys(specs).forEach((name) => get(name)), get };
+}

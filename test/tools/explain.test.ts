@@ -1,8 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runCalculator } from '../../engine/index.ts';
 import { calculate } from '../../server/calculation/calculate.ts';
+import { explanation } from '../../tools/explain/explanation.ts';
+import { selectPlan } from '../../tools/explain/select.ts';
 import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
-import { cli } from './cli.ts';
+import { cli, suiteRuns } from './cli.ts';
 
 // explain, spawned: the text explanation and the --json body checked against what the service's own
 // calculate() returns, facts from standard input with another packs folder, and each failure's exit code.
@@ -10,16 +13,18 @@ import { cli } from './cli.ts';
 const nurse = JSON.stringify(payFacts(165400, 'weekly', true));
 const annualFacts = { taxableIncome: money(4000050) };
 
-const text = cli('explain', ['au.pay.take-home', '--facts', nurse]);
-const annualText = cli('explain', ['au.income-tax.annual', '--facts', JSON.stringify(annualFacts)]);
-const json = cli('explain', ['au.income-tax.annual', '--facts', JSON.stringify(annualFacts), '--context', 'AU/2025-26', '--json']);
-const nextYear = cli('explain', ['au.pay.take-home', '--facts', '-', '--packs', 'test/fixtures/packs/next-year', '--context', 'AU/2026-27'], { input: JSON.stringify(payFacts(346200, 'fortnightly', true)) });
-const decode = cli('explain', ['au.pay.take-home', '--facts', JSON.stringify({ grossPay: { _tag: 'GrossPay', amount: 5, period: 'daily' } })]);
-const unknownCalculator = cli('explain', ['au.pay.takehome', '--facts', '{}']);
-const unknownContext = cli('explain', ['au.pay.take-home', '--facts', nurse, '--context', 'AU/2025-27']);
+const runs = suiteRuns({
+  text: () => cli('explain', ['au.pay.take-home', '--facts', nurse]),
+  json: () => cli('explain', ['au.income-tax.annual', '--facts', JSON.stringify(annualFacts), '--context', 'AU/2025-26', '--json']),
+  nextYear: () => cli('explain', ['au.pay.take-home', '--facts', '-', '--packs', 'test/fixtures/packs/next-year', '--context', 'AU/2026-27'], { input: JSON.stringify(payFacts(346200, 'fortnightly', true)) }),
+  decode: () => cli('explain', ['au.pay.take-home', '--facts', JSON.stringify({ grossPay: { _tag: 'GrossPay', amount: 5, period: 'daily' } })]),
+  unknownCalculator: () => cli('explain', ['au.pay.takehome', '--facts', '{}']),
+  help: () => cli('explain', ['--help']),
+});
+test.before(runs.start);
 
 test('take-home pay: the figures in dollars and cents, then the trace as a tree with formula, facts, the matched row, its period and source', async () => {
-  const { status, stdout, stderr } = await text;
+  const { status, stdout, stderr } = await runs.get('text');
   assert.is(status, 0, stderr);
   const lines = stdout.split('\n');
   assert.is(lines[0], 'Take-home pay (au.pay.take-home), AU 2025-26, rule pack rules-au-pay/1.0.0');
@@ -53,9 +58,11 @@ test('take-home pay: the figures in dollars and cents, then the trace as a tree 
   assert.is(stdout.match(/●/g)?.length, 4, 'each of the four steps once');
 });
 
-test('annual tax: ledger components, each parameter value with its period, the amount below a marginal row, and the step the report leaves untraced', async () => {
-  const { status, stdout } = await annualText;
-  assert.is(status, 0);
+test('annual tax (in-process): ledger components, each parameter value with its period, the amount below a marginal row, and the step the report leaves untraced', () => {
+  const plan = shippedPacks().catalog.find('au.income-tax.annual')!;
+  const outcome = runCalculator(plan, annualFacts);
+  assert.ok(outcome.ok);
+  const stdout = explanation(plan, (outcome as { report: Record<string, unknown> }).report, annualFacts);
   for (const line of [
     '      Low income tax offset  − $574.97  (subtractive, active)',
     '  liability            $3,713.12',
@@ -75,7 +82,7 @@ test('annual tax: ledger components, each parameter value with its period, the a
 });
 
 test('--json is byte for byte the body the service answers with', async () => {
-  const { status, stdout } = await json;
+  const { status, stdout } = await runs.get('json');
   assert.is(status, 0);
   const served = calculate(shippedPacks().catalog, { calculatorId: 'au.income-tax.annual', jurisdiction: 'AU', taxYear: '2025-26', facts: annualFacts }, 5_000);
   assert.is(served.kind, 'ok');
@@ -86,7 +93,7 @@ test('--json is byte for byte the body the service answers with', async () => {
 });
 
 test('facts on standard input, another packs folder and its context: the next-year figures', async () => {
-  const { status, stdout, stderr } = await nextYear;
+  const { status, stdout, stderr } = await runs.get('nextYear');
   assert.is(status, 0, stderr);
   assert.ok(stdout.startsWith('Take-home pay (au.pay.take-home), AU 2026-27, rule pack rules-au-pay/2.0.0\n'), stdout);
   assert.match(stdout, /^ {2}withholdingsTotal +\$702\.00$/m);
@@ -95,7 +102,7 @@ test('facts on standard input, another packs folder and its context: the next-ye
 });
 
 test('facts that do not decode: each issue as path: message on stderr, exit 1', async () => {
-  const { status, stdout, stderr } = await decode;
+  const { status, stdout, stderr } = await runs.get('decode');
   assert.is(status, 1);
   assert.is(stdout, '');
   assert.ok(stderr.startsWith('explain: the facts do not decode for au.pay.take-home:\n'), stderr);
@@ -104,13 +111,30 @@ test('facts that do not decode: each issue as path: message on stderr, exit 1', 
   assert.match(stderr, /^ {2}facts\.grossPay\.period: expected one of "weekly", "fortnightly", "monthly"$/m);
 });
 
-test('an unknown calculator or context: exit 2 with the nearest name and the known ones', async () => {
-  const calculator = await unknownCalculator;
+test('an unknown calculator: exit 2 with the nearest name and the known ones', async () => {
+  const calculator = await runs.get('unknownCalculator');
   assert.is(calculator.status, 2);
   assert.ok(calculator.stderr.includes('explain: unknown calculator `au.pay.takehome`; did you mean `au.pay.take-home`?\nexplain: calculators: au.pay.take-home, au.pay.withholdings, au.income-tax.annual\n'), calculator.stderr);
-  const context = await unknownContext;
-  assert.is(context.status, 2);
-  assert.ok(context.stderr.includes('explain: `au.pay.take-home` is not available for AU/2025-27; did you mean AU/2025-26?\nexplain: contexts: AU/2025-26\n'), context.stderr);
+});
+
+test('contexts (in-process): a missing part matches any, as in the API; an unknown one names the nearest', () => {
+  const { catalog } = shippedPacks();
+  for (const context of [undefined, 'AU', 'AU/2025-26', '/2025-26']) {
+    const selected = selectPlan(catalog, 'au.pay.take-home', context);
+    assert.ok(selected.ok && selected.plan.context.taxYear === '2025-26', String(context));
+  }
+  assert.equal(selectPlan(catalog, 'au.pay.take-home', 'AU/2025-27'), {
+    ok: false,
+    problems: ['`au.pay.take-home` is not available for AU/2025-27; did you mean AU/2025-26?', 'contexts: AU/2025-26'],
+  });
+});
+
+test('--help: usage, every option, the output and the exit codes', async () => {
+  const { status, stdout } = await runs.get('help');
+  assert.is(status, 0);
+  for (const words of ['Usage: explain <calculatorId> --facts <file|-|json> [--context JURISDICTION/TAXYEAR]', '--packs <dir>', '--json', 'before rounding', 'Exit codes', '0  the calculation ran', '1  the facts do not decode', '2  usage error']) {
+    assert.ok(stdout.includes(words), words);
+  }
 });
 
 test.run();

@@ -1,14 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cli } from './cli.ts';
+import { cli, suiteRuns } from './cli.ts';
 
 // validate-pack --graph, spawned: the shipped packs in Mermaid, a fixture pack in DOT exactly.
 
-const shipped = cli('validate-pack', ['--graph']);
-const dot = cli('validate-pack', ['--graph', '--format', 'dot', 'test/fixtures/tool-packs/diff/old', 'test/fixtures/packs/cycle']);
+const runs = suiteRuns({
+  shipped: () => cli('validate-pack', ['--graph']),
+  dot: () => cli('validate-pack', ['--graph', '--format', 'dot', 'test/fixtures/tool-packs/diff/old', 'test/fixtures/packs/cycle']),
+});
+test.before(runs.start);
 
 test('shipped packs, Mermaid: one flowchart, a subgraph per calculator, every kind of node in its own shape and class', async () => {
-  const { status, stdout, stderr } = await shipped;
+  const { status, stdout, stderr } = await runs.get('shipped');
   assert.is(status, 0, stderr);
   assert.ok(stdout.startsWith('%% One subgraph per calculator.'), stdout);
   assert.is(stdout.match(/^flowchart LR$/gm)?.length, 1);
@@ -33,7 +36,7 @@ test('shipped packs, Mermaid: one flowchart, a subgraph per calculator, every ki
 });
 
 test('DOT: a cluster per calculator, exactly; a pack with diagnostics is named on stderr and exits 1', async () => {
-  const { status, stdout, stderr } = await dot;
+  const { status, stdout, stderr } = await runs.get('dot');
   assert.is(status, 1);
   assert.match(stderr, /pack fixture-pay\/1\.0\.0 has 1 diagnostic\(s\), so its calculators are not drawn/);
   const body = stdout.split('\n').filter((line) => !line.startsWith('//')).join('\n');

@@ -4,13 +4,34 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT_ROOT } from '../helpers/packs.ts';
-import { cli as run } from './cli.ts';
+import { checkPacks, selectionProblems } from '../../tools/validate-pack/check.ts';
+import { cli as run, suiteRuns } from './cli.ts';
 
 // The CLI is tested as reviewers run it: a separate node process through the bin shim, from the project root.
 
 const FIXTURES = 'test/fixtures/packs';
 
 const cli = (...args: string[]) => run('validate-pack', args);
+const USAGE_CASES = [['no/such/folder'], ['--jsn'], ['--graph', '--coverage']];
+// A copy of the valid fixture pack without its facts file.
+let unreadable = '';
+
+const runs = suiteRuns({
+  shipped: () => cli(),
+  broken: () => cli(`${FIXTURES}/missing-source-undeclared`, `${FIXTURES}/failing-example`),
+  json: () => cli('--json'),
+  brokenJson: () => cli(`${FIXTURES}/cycle`, `${FIXTURES}/failing-example`, '--json'),
+  unreadable: () => cli(unreadable),
+  help: () => cli('--help'),
+  usage: () => Promise.all(USAGE_CASES.map((args) => cli(...args))),
+});
+
+test.before(() => {
+  unreadable = mkdtempSync(join(tmpdir(), 'validate-pack-'));
+  cpSync(join(PROJECT_ROOT, FIXTURES, 'valid', 'fixture-pay', '1.0.0'), join(unreadable, 'fixture-pay', '1.0.0'), { recursive: true, filter: (source) => !source.endsWith('facts.yaml') });
+  runs.start();
+});
+test.after(() => rmSync(unreadable, { recursive: true, force: true }));
 
 interface JsonReport {
   ok: boolean;
@@ -25,7 +46,7 @@ interface JsonReport {
 }
 
 test('the shipped packs: exit 0, both packs summarised, every example passes', async () => {
-  const { status, stdout, stderr } = await cli();
+  const { status, stdout, stderr } = await runs.get('shipped');
   assert.is(status, 0, stderr);
   assert.ok(stdout.includes('pack rules-au-pay/1.0.0 (rulepacks/rules-au-pay/1.0.0)'), stdout);
   assert.ok(stdout.includes('pack rules-au-income-tax/1.0.0 (rulepacks/rules-au-income-tax/1.0.0)'), stdout);
@@ -35,25 +56,20 @@ test('the shipped packs: exit 0, both packs summarised, every example passes', a
   assert.is(stderr, '');
 });
 
-test('a broken pack: exit 1 and a file:line:col kind message line', async () => {
-  const { status, stdout } = await cli(`${FIXTURES}/missing-source-undeclared`);
+test('a broken pack and a failing example: exit 1, a file:line:col kind message line, the figures in cents and dollars', async () => {
+  const { status, stdout } = await runs.get('broken');
   assert.is(status, 1);
   const line = `${FIXTURES}/missing-source-undeclared/fixture-pay/1.0.0/rules/levy.yaml:6:11 missing-source rule \`levy\` cites source \`fixture-publicaton\``;
   assert.ok(stdout.split('\n').some((text) => text.startsWith(line)), stdout);
   assert.ok(stdout.includes('1 example not run (fix the diagnostics first)'), stdout);
-  assert.match(stdout, /^FAILED: 1 of 1 pack has problems \(1 diagnostic, 0 failing examples\)$/m);
-});
-
-test('a failing example: exit 1, with the expected and actual figures in cents and dollars', async () => {
-  const { status, stdout } = await cli(`${FIXTURES}/failing-example`);
-  assert.is(status, 1);
   assert.ok(stdout.includes(`${FIXTURES}/failing-example/fixture-pay/1.0.0/examples/worked.yaml:2:5 example \`one payment\` (fixture.pay.net)`), stdout);
   assert.ok(stdout.includes('netPay: expected 111110 ($1,111.10), actual 111111 ($1,111.11)'), stdout);
   assert.ok(stdout.includes('examples 0/1 passed'), stdout);
+  assert.match(stdout, /^FAILED: 2 of 2 packs have problems \(1 diagnostic, 1 failing example\)$/m);
 });
 
 test('--json on the shipped packs: one document, ok true', async () => {
-  const { status, stdout } = await cli('--json');
+  const { status, stdout } = await runs.get('json');
   assert.is(status, 0);
   const report = JSON.parse(stdout) as JsonReport;
   assert.is(report.ok, true);
@@ -66,7 +82,7 @@ test('--json on the shipped packs: one document, ok true', async () => {
 });
 
 test('--json on broken packs: ok false, diagnostics and mismatches in the document', async () => {
-  const { status, stdout } = await cli(`${FIXTURES}/cycle`, `${FIXTURES}/failing-example`, '--json');
+  const { status, stdout } = await runs.get('brokenJson');
   assert.is(status, 1);
   const report = JSON.parse(stdout) as JsonReport;
   assert.is(report.ok, false);
@@ -80,34 +96,33 @@ test('--json on broken packs: ok false, diagnostics and mismatches in the docume
   assert.is(failing!.examples[0]!.line, 2);
 });
 
-test('usage errors exit 2 with a hint on stderr: a missing path, a file, an empty folder, an unknown flag', async () => {
-  const cases = [['no/such/folder'], ['package.json'], ['engine'], ['--jsn'], ['--graph', '--coverage']];
-  const results = await Promise.all(cases.map((args) => cli(...args)));
+test('usage errors exit 2 with a hint on stderr: a missing path, an unknown flag, two modes', async () => {
+  const results = await runs.get('usage');
   results.forEach(({ status, stdout, stderr }, index) => {
-    assert.is(status, 2, cases[index]!.join(' '));
+    assert.is(status, 2, USAGE_CASES[index]!.join(' '));
     assert.is(stdout, '');
     assert.ok(stderr.includes('validate-pack --help'), stderr);
   });
-  assert.ok(results[3]!.stderr.includes('unknown option `--jsn`'));
-  assert.ok(results[4]!.stderr.includes('choose one of `--graph`, `--coverage`'), results[4]!.stderr);
+  assert.ok(results[0]!.stderr.includes('validate-pack: `no/such/folder` does not exist'), results[0]!.stderr);
+  assert.ok(results[1]!.stderr.includes('unknown option `--jsn`'));
+  assert.ok(results[2]!.stderr.includes('choose one of `--graph`, `--coverage`'), results[2]!.stderr);
+});
+
+test('paths that hold no pack (in-process): a file, and a folder without pack.yaml, are usage problems', () => {
+  const outcome = checkPacks(['package.json', 'engine']);
+  assert.ok(!outcome.ok);
+  assert.equal(selectionProblems(outcome as { missing: string[]; empty: string[] }), ['`package.json` is not a folder', 'no pack (a folder with pack.yaml) in `engine`']);
 });
 
 test('a pack file that cannot be read: exit 2', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'validate-pack-'));
-  try {
-    const dir = join(root, 'fixture-pay', '1.0.0');
-    cpSync(join(PROJECT_ROOT, FIXTURES, 'valid', 'fixture-pay', '1.0.0'), dir, { recursive: true, filter: (source) => !source.endsWith('facts.yaml') });
-    const { status, stdout } = await cli(root);
-    assert.is(status, 2);
-    assert.ok(stdout.includes('fixture-pay/1.0.0/facts.yaml:1:1 parse the file cannot be read'), stdout);
-    assert.ok(stdout.includes('1 unreadable file'), stdout);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  const { status, stdout } = await runs.get('unreadable');
+  assert.is(status, 2);
+  assert.ok(stdout.includes('fixture-pay/1.0.0/facts.yaml:1:1 parse the file cannot be read'), stdout);
+  assert.ok(stdout.includes('1 unreadable file'), stdout);
 });
 
 test('--help: usage, checks, output format, every mode and exit codes; exit 0', async () => {
-  const { status, stdout } = await cli('--help');
+  const { status, stdout } = await runs.get('help');
   assert.is(status, 0);
   for (const words of ['Usage: validate-pack [paths...] [--json] [--help]', '--watch', '--graph [--format mermaid|dot]', '--coverage [--json] [--require-full]', 'What it checks', 'file:line:col kind message', 'Exit codes']) {
     assert.ok(stdout.includes(words), words);

@@ -3,16 +3,14 @@
  * bin/explain.js, `npm run explain --` or `tsx tools/explain/main.ts`.
  */
 import { fileURLToPath } from 'node:url';
-import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, runCalculator, runCalculatorJson, type CalculatorPlan, type TraceNode } from '../../engine/index.ts';
+import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, runCalculator, runCalculatorJson } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
-import { traceEveryStep } from '../lib/trace-all.ts';
 import { usageError } from '../lib/usage.ts';
 import { parseArgs } from './args.ts';
 import { readFacts } from './facts-input.ts';
-import { figureLines, isTraceNode } from './figures.ts';
 import { HELP } from './help.ts';
 import { selectPlan } from './select.ts';
-import { traceLines } from './tree.ts';
+import { explanation } from './explanation.ts';
 
 const SHIPPED_PACKS = fileURLToPath(new URL('../../rulepacks/', import.meta.url));
 
@@ -50,44 +48,6 @@ function main(argv: readonly string[]): number {
     process.stdout.write(`{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
   } else process.stdout.write(explanation(plan, outcome.report as Record<string, unknown>, facts.facts));
   return 0;
-}
-
-function explanation(plan: CalculatorPlan, report: Record<string, unknown>, facts: unknown): string {
-  const sources = new Map(plan.pack.sources.map((source) => [source.id, source]));
-  const sourceOf = (id: string) => sources.get(id);
-  const printed = new Set<string>();
-  const trace = traceRoots(report).flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed)));
-  // A report traces only what its template names (the annual report does not trace `liability`):
-  // the steps it leaves out are shown after it, so that every step of the calculation is explained.
-  const everyStep = traceEveryStep(plan, facts);
-  const untraced = everyStep.ok ? everyStep.nodes.filter((node) => !printed.has(node.ruleId)) : [];
-  const rest = untraced.flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed)));
-  const lines = [
-    `${plan.def.title} (${plan.def.id}), ${plan.context.jurisdiction} ${plan.context.taxYear}, rule pack ${plan.rulePackVersion}`,
-    '',
-    'Figures',
-    ...figureLines(report),
-    '',
-    'Trace',
-    ...trace,
-    ...(rest.length > 0 ? ['', 'Steps the report does not trace', ...rest] : []),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** Every trace node the report holds, shallowest first, so the report's main trace comes before the parts of it that fields repeat. */
-function traceRoots(report: Record<string, unknown>): TraceNode[] {
-  const found: TraceNode[] = [];
-  let level: unknown[] = [report];
-  while (level.length > 0) {
-    const next: unknown[] = [];
-    for (const value of level) {
-      if (isTraceNode(value)) found.push(value as TraceNode);
-      else if (typeof value === 'object' && value !== null) next.push(...Object.values(value));
-    }
-    level = next;
-  }
-  return found;
 }
 
 process.exitCode = main(process.argv.slice(2));
