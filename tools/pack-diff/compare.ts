@@ -29,9 +29,16 @@ export function listChange(label: string, old: readonly string[], now: readonly 
   return [`${label}: [${old.join(', ')}] → [${now.join(', ')}]${detail.length > 0 ? ` (${detail.join(', ')})` : ' (order)'}`];
 }
 
-/** Equal as JSON: pack data is plain YAML values, so this is equality of meaning, not of text. */
+/** Equal in meaning: pack data is plain YAML values, and the order keys are written in carries none. */
 export function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonical(a) === canonical(b);
+}
+
+/** JSON with every object's keys sorted, so that two values equal in meaning give the same text. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
+  );
 }
 
 /** A value as short readable text: strings bare, anything else as JSON, absence as `(none)`. */

@@ -1,6 +1,6 @@
 import type { PackDef, PackReport, RuleDef } from '../../engine/index.ts';
 import { formatFigure } from '../lib/money.ts';
-import { fieldChange, listChange, pairById, period, text, type Section } from './compare.ts';
+import { fieldChange, listChange, pairById, period, same, text, type Section } from './compare.ts';
 import { parameterSection } from './parameters.ts';
 
 /** Every definition that differs between two versions of a pack, section by section, in a reviewer's terms. */
@@ -59,7 +59,8 @@ function ruleSection(old: PackReport, now: PackReport): Section {
   for (const rule of removed) lines.push(`- ${rule.id} (${rule.title})`, `    formula: ${oldFormula(rule)}`);
   for (const rule of added) lines.push(`+ ${rule.id} (${rule.title})`, `    formula: ${newFormula(rule)}`, `    requires [${rule.requires.join(', ')}], provides [${rule.provides.join(', ')}], parameters [${rule.parameters.join(', ')}], sources [${rule.sources.join(', ')}], rounding ${rule.rounding}`);
   for (const [before, after] of both) {
-    const expressionChanged = text(before.expression ?? before.ledger) !== text(after.expression ?? after.ledger);
+    // Key order means nothing, except among `let` bindings, which run in order: the formula shows that order.
+    const expressionChanged = !same(before.expression ?? before.ledger, after.expression ?? after.ledger) || oldFormula(before) !== newFormula(after);
     const detail = [
       ...fieldChange('title', before.title, after.title),
       ...(expressionChanged ? [`formula before: ${oldFormula(before)}`, `formula after:  ${newFormula(after)}`] : []),

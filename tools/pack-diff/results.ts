@@ -1,7 +1,7 @@
 import { computeFacts, type PackReport } from '../../engine/index.ts';
 import { dollars, signedCents } from '../lib/money.ts';
 import { isMoney, renderValue } from '../lib/values.ts';
-import type { Section } from './compare.ts';
+import { canonical, type Section } from './compare.ts';
 
 /** One distinct example case (a calculator and its facts), wherever it was written. */
 interface Case {
@@ -22,7 +22,7 @@ export function resultSection(old: PackReport, now: PackReport): Section & { unc
   const cases = new Map<string, Case>();
   for (const [side, report] of [['old', old], ['new', now]] as const) {
     for (const example of report.pack.examples) {
-      const key = `${example.calculator}|${JSON.stringify(example.facts)}`;
+      const key = `${example.calculator}|${canonical(example.facts)}`;
       const entry = cases.get(key) ?? { calculator: example.calculator, facts: example.facts, names: new Set(), from: new Set() };
       entry.names.add(example.name);
       entry.from.add(side);
@@ -59,7 +59,7 @@ function moved(before: Map<string, unknown>, after: Map<string, unknown>, inputs
   const rows = ids.flatMap((id): [string, string][] => {
     const a = before.get(id);
     const b = after.get(id);
-    if (JSON.stringify(a) === JSON.stringify(b)) return [];
+    if (canonical(a) === canonical(b)) return [];
     if (isMoney(a) && isMoney(b)) return [[id, `${dollars(a.cents)} → ${dollars(b.cents)}  ${signedCents(b.cents - a.cents)}`]];
     return [[id, `${a === undefined ? '(not computed)' : renderValue(a)} → ${b === undefined ? '(not computed)' : renderValue(b)}`]];
   });

@@ -23,9 +23,16 @@ export function watchPacks(paths: readonly string[], first: readonly PackOutcome
     // Editors and tools write temporary files next to the real ones; name only the pack files.
     const files = [...changed].filter((file) => /\.ya?ml$/.test(file)).sort();
     changed.clear();
-    const outcome = checkPacks(paths);
     const when = new Date().toTimeString().slice(0, 8);
     write(`\n[${when}] re-checked after ${files.length > 0 ? `changes to ${files.join(', ')}` : 'a change'}\n`);
+    let outcome: ReturnType<typeof checkPacks>;
+    try {
+      outcome = checkPacks(paths);
+    } catch (error) {
+      // A half-written file must not end the session: report the failure and wait for the next save.
+      write(`  the check failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return;
+    }
     if (!outcome.ok) {
       // A pack folder can vanish for a moment during a move or checkout: say so and keep watching.
       for (const problem of selectionProblems(outcome)) write(`  ${problem}\n`);
