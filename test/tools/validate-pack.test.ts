@@ -51,8 +51,8 @@ test('the shipped packs: exit 0, both packs summarised, every example passes', a
   assert.ok(stdout.includes('pack rules-au-pay/1.0.0 (rulepacks/rules-au-pay/1.0.0)'), stdout);
   assert.ok(stdout.includes('pack rules-au-income-tax/1.0.0 (rulepacks/rules-au-income-tax/1.0.0)'), stdout);
   assert.match(stdout, /13 files, 6 sources, 6 facts, 2 parameters, 4 rules, 2 calculators; examples 19\/19 passed/);
-  assert.match(stdout, /16 files, 9 sources, 6 facts, 6 parameters, 5 rules, 1 calculator; examples 9\/9 passed/);
-  assert.match(stdout, /^OK: 2 packs clean, no diagnostics, 28\/28 examples passed$/m);
+  assert.match(stdout, /17 files, 9 sources, 6 facts, 6 parameters, 5 rules, 1 calculator; examples 11\/11 passed/);
+  assert.match(stdout, /^OK: 2 packs clean, no diagnostics, 30\/30 examples passed$/m);
   assert.is(stderr, '');
 });
 
@@ -74,7 +74,7 @@ test('--json on the shipped packs: one document, ok true', async () => {
   const report = JSON.parse(stdout) as JsonReport;
   assert.is(report.ok, true);
   assert.equal(report.packs.map((pack) => `${pack.id}/${pack.version}`), ['rules-au-income-tax/1.0.0', 'rules-au-pay/1.0.0']);
-  assert.equal(report.packs.map((pack) => pack.examples.length), [9, 19]);
+  assert.equal(report.packs.map((pack) => pack.examples.length), [11, 19]);
   for (const pack of report.packs) {
     assert.equal(pack.diagnostics, []);
     assert.ok(pack.examples.every((example) => example.passed));
