@@ -1,0 +1,129 @@
+/** The project's command-line tools, as the docs run them: `npx <bin>`, which is `node bin/<bin>.js`. */
+export const CLI_BINS = ['validate-pack', 'explain', 'pack-diff'] as const;
+export type CliBin = (typeof CLI_BINS)[number];
+
+/** A fenced code block: its info string, its text, and the line of its opening fence (1-based). */
+export interface FencedBlock {
+  info: string;
+  text: string;
+  line: number;
+}
+
+/**
+ * A `console` block of the docs that runs one of our tools: the command after `$ `, its arguments
+ * as the shell would pass them, and the output the docs show beneath it.
+ */
+export interface DocumentedRun {
+  file: string;
+  line: number;
+  command: string;
+  bin: CliBin;
+  args: string[];
+  output: string;
+}
+
+/**
+ * Every fenced code block (backticks or tildes, three or more), as CommonMark reads them: a block ends
+ * at a fence of the same character at least as long as its opening one, or at the end of the page.
+ * A fence may be indented (inside a list item); that indentation is removed from the block's lines.
+ */
+export function fencedBlocks(markdown: string): FencedBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: FencedBlock[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,}|~{3,})(.*)$/.exec(lines[index]!);
+    if (!open || (open[2]![0] === '`' && open[3]!.includes('`'))) continue;
+    const [, indent, fence, info] = open as unknown as [string, string, string, string];
+    const body: string[] = [];
+    const start = index;
+    for (index++; index < lines.length; index++) {
+      const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[index]!);
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) break;
+      const line = lines[index]!;
+      body.push(line.slice(Math.min(indent.length, line.length - line.trimStart().length)));
+    }
+    blocks.push({ info: info.trim(), text: body.join('\n'), line: start + 1 });
+  }
+  return blocks;
+}
+
+/**
+ * The `console` blocks of a page whose command is `$ npx <one of our bins> ...`. The command is the
+ * first line (continued onto the next while a line ends in a backslash); the rest is the output.
+ * A console block that runs `npx` with anything else is an error: it would go unchecked.
+ */
+export function documentedRuns(file: string, markdown: string): DocumentedRun[] {
+  const runs: DocumentedRun[] = [];
+  for (const block of fencedBlocks(markdown)) {
+    if (block.info.split(/\s+/)[0] !== 'console') continue;
+    const lines = block.text.split('\n');
+    if (!lines[0]!.startsWith('$ npx ')) continue;
+    let end = 0;
+    while (lines[end]!.endsWith('\\') && end + 1 < lines.length) end++;
+    const command = lines
+      .slice(0, end + 1)
+      .join('\n')
+      .slice(2);
+    const words = shellWords(command);
+    const bin = words[1] as CliBin;
+    if (!CLI_BINS.includes(bin)) {
+      throw new Error(`${file}:${block.line}: \`${words.slice(0, 2).join(' ')}\` is not one of our tools (${CLI_BINS.join(', ')}), so its output cannot be checked`);
+    }
+    runs.push({ file, line: block.line, command, bin, args: words.slice(2), output: lines.slice(end + 1).join('\n') });
+  }
+  return runs;
+}
+
+/**
+ * Splits a command line into words as a POSIX shell does for the simple commands the docs show:
+ * single quotes keep everything, double quotes keep everything but `\` before `"`, `\`, `$` or a
+ * backtick, a backslash outside quotes escapes the next character (a backslash-newline joins lines).
+ * Anything a shell would expand, redirect or ignore (`$`, a backtick, `|`, `&`, `;`, `<`, `>`, `*`,
+ * `?`, parentheses, a `#` comment) is refused outside quotes: the test could not run it as the docs mean it.
+ */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let index = 0; index < command.length; index++) {
+    const char = command[index]!;
+    if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === "'") {
+      const end = command.indexOf("'", index + 1);
+      if (end < 0) throw new Error(`unclosed single quote in: ${command}`);
+      word = (word ?? '') + command.slice(index + 1, end);
+      index = end;
+    } else if (char === '"') {
+      word ??= '';
+      for (index++; ; index++) {
+        if (index >= command.length) throw new Error(`unclosed double quote in: ${command}`);
+        const inner = command[index]!;
+        if (inner === '"') break;
+        if (inner === '$' || inner === '`') throw new Error(`the shell would expand \`${inner}\` in: ${command}`);
+        const next = command[index + 1];
+        if (inner === '\\' && next === '\n') index++;
+        else if (inner === '\\' && next !== undefined && '"\\$`'.includes(next)) word += command[++index];
+        else word += inner;
+      }
+    } else if (char === '\\') {
+      index++;
+      if (command[index] !== '\n') word = (word ?? '') + (command[index] ?? '');
+    } else if (/[$`|&;<>*?()]/.test(char) || (char === '#' && word === undefined)) {
+      throw new Error(`\`${char}\` needs a shell, which the docs test does not use: ${command}`);
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** Output as compared: trailing whitespace of each line and trailing blank lines left out. */
+export function normalizeOutput(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n+$/, '');
+}
