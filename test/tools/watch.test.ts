@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -57,6 +57,19 @@ test('--watch reports a new diagnostic (with its did-you-mean), its fix, and an 
     await seen('now: 0 diagnostics', mark);
     assert.match(stdout.slice(mark), /- fixed: \S*rules\/levy\.yaml:13:\d+ expression rule `levy`: `grossPy`/);
     assert.not.match(stdout.slice(mark), /now fails|now passes/, 'the example passed before the typo and passes after it: no change to report');
+
+    // Saved the way many editors and `sed -i` save: a new file renamed over the old one, twice.
+    const replace = (file: string, from: string, to: string) => {
+      const path = join(pack, file);
+      writeFileSync(`${path}.tmp`, readFileSync(path, 'utf8').replace(from, to));
+      renameSync(`${path}.tmp`, path);
+    };
+    mark = stdout.length;
+    replace('rules/levy.yaml', '{ "*": [{ var: grossPay }', '{ "*": [{ var: grossPy }');
+    await seen('now: 1 diagnostic', mark);
+    mark = stdout.length;
+    replace('rules/levy.yaml', 'grossPy', 'grossPay');
+    await seen('now: 0 diagnostics', mark);
 
     mark = stdout.length;
     edit('examples/worked.yaml', 'netPay: 111111', 'netPay: 111112');

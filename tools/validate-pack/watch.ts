@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { readdirSync, watch, type FSWatcher } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describeChanges, describeState, stateOf, type RunState } from './changes.ts';
 import { checkPacks, selectionProblems, type PackOutcome } from './check.ts';
 import { formatReport } from './report.ts';
@@ -45,26 +45,54 @@ export function watchPacks(paths: readonly string[], first: readonly PackOutcome
     state = next;
   };
 
-  const watchers: FSWatcher[] = paths.map((path) => {
-    const root = resolve(path);
-    const watcher = watch(root, { recursive: true }, (_event, filename) => {
-      changed.add(filename ? relative(process.cwd(), resolve(root, filename.toString())) : path);
-      clearTimeout(timer);
-      timer = setTimeout(recheck, DEBOUNCE_MS);
-    });
-    watcher.on('error', (error) => write(`  watching ${path} failed: ${error.message}\n`));
-    return watcher;
-  });
+  // Each folder is watched on its own, not one recursive watch: a folder's watch reports its
+  // entries by name, so a file saved by writing a new file and renaming it over the old one (as many
+  // editors and `sed -i` do) is still seen, which a watch on the old file itself would miss.
+  const watchers = new Map<string, FSWatcher>();
+  const watchFolders = () => {
+    for (const path of paths) {
+      for (const folder of foldersUnder(resolve(path))) {
+        if (watchers.has(folder)) continue;
+        const watcher = watch(folder, (_event, filename) => {
+          changed.add(filename ? relative(process.cwd(), resolve(folder, filename.toString())) : path);
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            watchFolders(); // a new folder (say, examples/) is watched from now on
+            recheck();
+          }, DEBOUNCE_MS);
+        });
+        watcher.on('error', () => {
+          watcher.close();
+          watchers.delete(folder); // the folder went away; it is watched again if it comes back
+        });
+        watchers.set(folder, watcher);
+      }
+    }
+  };
+  watchFolders();
   write(`watching ${paths.map((path) => relative(process.cwd(), resolve(path)) || '.').join(', ')} for changes (Ctrl-C to stop)\n`);
 
   return new Promise((done) => {
     const stop = () => {
       clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
+      for (const watcher of watchers.values()) watcher.close();
       write('stopped watching\n');
       done(0);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** A folder and every folder under it (hidden folders and node_modules aside). */
+function foldersUnder(root: string): string[] {
+  const found = [root];
+  try {
+    for (const entry of readdirSync(root, { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') found.push(...foldersUnder(join(root, entry.name)));
+    }
+  } catch {
+    // A folder that vanished while we looked is simply not watched.
+  }
+  return found;
 }
