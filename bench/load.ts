@@ -1,0 +1,125 @@
+/**
+ * Load bench: sustained mixed traffic (calculations on all three calculators, metadata, docs search)
+ * from this process over loopback against the service running as its own process, at several
+ * concurrency levels, with the server's heap read after a forced collection before and after each.
+ *
+ *   npm run load                  table
+ *   npm run load -- --json        JSON only
+ *   options: --levels=1,10,50,200 --seconds=6 --max-requests=60000 --warmup-seconds=2
+ *            --capacity-seconds=3 (0 skips the uncapped level) --seed=1 --strict (exit 1 on a MISS)
+ *   CALC_CONCURRENCY=n npm run load   run the service with another pool size (default 8, the service's)
+ *
+ * The service is started through bench/load-server.ts under --expose-gc, with RATE_LIMIT_MAX=0. It
+ * has a fixed pool of calculation places and no queue, so in the measured levels the clients hold at
+ * most as many calculations in flight as there are places (going over sends a metadata or docs
+ * request instead) and every answer must be a 200. A last level of 200 clients that are not held
+ * back shows the capacity refusals: there, and only there, calculations may get 503. Docs search may
+ * 503 anywhere when the docs have no index; it is counted.
+ */
+import { runLevel } from './load-client.ts';
+import { formatLevels, HEAP_TOLERANCE, levelReport, type LevelReport } from './load-report.ts';
+import { startService, type RunningService } from './load-service.ts';
+
+function option(name: string, fallback: string): string {
+  const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
+  return found ? found.slice(name.length + 3) : fallback;
+}
+
+function numberOption(name: string, fallback: number): number {
+  const value = Number(option(name, String(fallback)));
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number of at least 0`);
+  return value;
+}
+
+const json = process.argv.includes('--json');
+const strict = process.argv.includes('--strict');
+const levels = option('levels', '1,10,50,200').split(',').map(Number);
+if (levels.some((level) => !Number.isInteger(level) || level < 1)) throw new Error('--levels must be whole numbers of at least 1, comma-separated');
+const seconds = numberOption('seconds', 6);
+const maxRequests = numberOption('max-requests', 60_000);
+const warmupSeconds = numberOption('warmup-seconds', 2);
+const capacitySeconds = numberOption('capacity-seconds', 3);
+const seed = numberOption('seed', 1);
+/** Clients of the level that is not held back to the pool: calculations beyond the places get 503 by contract. */
+const FLOOD = 200;
+// The service's own default pool: the levels measure the service as deployed.
+const POOL = Number(process.env.CALC_CONCURRENCY ?? 8);
+const say = (line = '') => {
+  if (!json) process.stdout.write(`${line}\n`);
+};
+
+/** Waits until the server has logged as many requests as the client saw answered, or gives up after a second. */
+async function settledLogCount(service: RunningService, expected: number): Promise<number> {
+  for (let waited = 0; waited < 1000 && service.logLines() < expected; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return service.logLines();
+}
+
+/** Runs one measured level against a running service. */
+async function measuredLevel(
+  service: RunningService,
+  name: string,
+  concurrency: number,
+  durationMs: number,
+  options: { calcConcurrency: number; calcSlots: number | null; allowCapacity: boolean; levelSeed: number },
+): Promise<LevelReport> {
+  const start = await service.memory();
+  const loggedBefore = service.logLines();
+  const outcome = await runLevel({ url: service.url, concurrency, durationMs, maxRequests, seed: options.levelSeed, ...(options.calcSlots === null ? {} : { calcSlots: options.calcSlots }) });
+  const logged = (await settledLogCount(service, loggedBefore + outcome.latencies.length)) - loggedBefore;
+  // Let the server see the client's sockets close before reading its heap.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const end = await service.memory();
+  const report = levelReport(name, outcome, { start, end }, { ...options, serverLogged: logged });
+  say(formatLevels([report]).split('\n').slice(1).join('\n').trimEnd());
+  return report;
+}
+
+async function main(): Promise<number> {
+  const reports: LevelReport[] = [];
+  const started = performance.now();
+  say(`load: levels ${levels.join(', ')} for ${seconds} s or ${maxRequests} requests each, pool ${POOL}, clients holding at most ${POOL} calculations;`);
+  say(`then ${FLOOD} clients not held back for ${capacitySeconds} s, where 503 for capacity is the contract`);
+  say(formatLevels([]).trimEnd());
+
+  const service = await startService({ CALC_CONCURRENCY: String(POOL) });
+  const boot = await service.memory();
+  let exitCode: number | null;
+  try {
+    // Warm-up, not reported: one-time work (JIT, lazily built caches, parser pools) would otherwise
+    // read as growth in the first level.
+    if (warmupSeconds > 0) await runLevel({ url: service.url, concurrency: 10, durationMs: warmupSeconds * 1000, maxRequests, seed: seed + 9999, calcSlots: POOL });
+    for (const [index, concurrency] of levels.entries()) {
+      reports.push(await measuredLevel(service, `c${concurrency}`, concurrency, seconds * 1000, { calcConcurrency: POOL, calcSlots: POOL, allowCapacity: false, levelSeed: seed + index }));
+    }
+    if (capacitySeconds > 0) {
+      reports.push(
+        await measuredLevel(service, `c${FLOOD} uncapped (503 ok)`, FLOOD, capacitySeconds * 1000, { calcConcurrency: POOL, calcSlots: null, allowCapacity: true, levelSeed: seed + 100 }),
+      );
+    }
+  } finally {
+    exitCode = await service.stop();
+  }
+  const overall = reports.length > 0 ? { start: reports[0]!.memory.start.heapUsed, end: reports.at(-1)!.memory.end.heapUsed } : undefined;
+
+  const overallRatio = overall ? overall.end / overall.start : 1;
+  const overallVerdict = overall && overall.end <= Math.max(overall.start * HEAP_TOLERANCE.ratio, overall.start + HEAP_TOLERANCE.bytes) ? 'PASS' : 'MISS';
+  const pass = reports.every((report) => report.statusVerdict === 'PASS' && report.heapVerdict === 'PASS') && overallVerdict === 'PASS' && exitCode === 0;
+  const summary = {
+    levels: reports,
+    bootMemory: boot,
+    heapAcrossLevels: overall ? { start: overall.start, end: overall.end, ratio: Math.round(overallRatio * 1000) / 1000, verdict: overallVerdict } : undefined,
+    heapTolerance: HEAP_TOLERANCE,
+    serviceExitCode: exitCode,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    verdict: pass ? 'PASS' : 'MISS',
+  };
+  if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else {
+    if (overall) say(`heap across levels: ${(overall.start / 1048576).toFixed(1)} → ${(overall.end / 1048576).toFixed(1)} MiB (ratio ${overallRatio.toFixed(3)}; tolerance ×${HEAP_TOLERANCE.ratio} or +${HEAP_TOLERANCE.bytes / 1048576} MiB) ${overallVerdict}`);
+    say(`service exit code after SIGTERM: ${exitCode}; boot heap ${(boot.heapUsed / 1048576).toFixed(1)} MiB, rss ${(boot.rss / 1048576).toFixed(1)} MiB; ${summary.seconds} s in all`);
+    say(`${summary.verdict}`);
+  }
+  return strict && !pass ? 1 : 0;
+}
+
+process.exitCode = await main();
