@@ -1,0 +1,417 @@
+/**
+ * HTTP bench: requests/s and latency at 50 keep-alive connections for the real service (started as
+ * `npm start` does, in its own process) and for a bare node:http server, also in its own process,
+ * that replays a captured response of the same route byte for byte. The load generator
+ * (autocannon, programmatic) runs here, in a third process.
+ *
+ *   npm run bench:http                  table
+ *   npm run -s bench:http -- --json     JSON only
+ *   options: --duration=8 --warmup=3 --calc-warmup=10 --connections=50
+ *            --wide (also run the service with CALC_CONCURRENCY=<connections>: slow to start, ~2.5 GB)
+ *            --pin (servers on cpu 0, load generator on cpu 1) --profile[=dir] (CPU profile of the service)
+ *
+ * The machine's cores are shared: the load generator needs most of one. The service's calculate
+ * scenario warms up longer because each of its worker threads is a V8 isolate that warms up alone.
+ */
+import autocannon, { type Request, type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { formatSummary, loadSourceMapsFor, summarizeProfile, type CpuProfile } from './lib/cpuprofile.ts';
+import { prepareDirectTakeHome, type PayFacts } from './lib/direct.ts';
+import { takeHomeInputs } from './lib/inputs.ts';
+import { median } from './lib/measure.ts';
+import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
+import type { CapturedResponse } from './replay-server.ts';
+
+const TARGETS = { ratio: 0.3, perSec: 10_000, p99Ms: 10 };
+const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
+const LIST_PATH = '/api/v1/calculators';
+const TSX_CLI = join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+const argument = (name: string) => process.argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+const numberOption = (name: string, fallback: number) => {
+  const found = argument(name);
+  if (!found || !found.includes('=')) return fallback;
+  const value = Number(found.split('=')[1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+};
+const json = Boolean(argument('json'));
+const durationS = numberOption('duration', 8);
+const warmupS = numberOption('warmup', 3);
+const calcWarmupS = numberOption('calc-warmup', 10);
+const connections = numberOption('connections', 50);
+const wide = Boolean(argument('wide'));
+const pin = Boolean(argument('pin'));
+const profileArg = argument('profile');
+const profileDir = profileArg ? (profileArg.includes('=') ? profileArg.split('=')[1]! : join(tmpdir(), 'tax-rules-bench-profiles', 'http')) : undefined;
+const say = (line = '') => {
+  if (!json) process.stdout.write(`${line}\n`);
+};
+
+// ---- processes -------------------------------------------------------------------------------
+
+const work = mkdtempSync(join(tmpdir(), 'tax-rules-http-bench-'));
+const started = new Set<ChildProcess>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `tsx <script>` in its own process group, its output to a log file. */
+function startTsx(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): { child: ChildProcess; log: string } {
+  if (!existsSync(TSX_CLI)) throw new Error(`tsx is not installed at ${TSX_CLI}`);
+  const log = join(work, `${name}.log`);
+  const out = openSync(log, 'w');
+  const command = pin ? 'taskset' : process.execPath;
+  const args = [...(pin ? ['-c', '0', process.execPath] : []), TSX_CLI, ...nodeFlags, script];
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out], detached: true });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  return { child, log };
+}
+
+/** Stops a process group this bench started: SIGTERM, then SIGKILL after a grace period. */
+async function stop(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+  // The tsx parent has gone; give its node child a moment to flush (profiles are written at exit).
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+process.on('exit', () => {
+  for (const child of started) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+interface Reply {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+function send(port: number, method: string, path: string, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const headers: [string, string][] = [];
+          for (let index = 0; index < res.rawHeaders.length; index += 2) headers.push([res.rawHeaders[index]!, res.rawHeaders[index + 1]!]);
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** Waits until the server answers the list route with 200; fails if the process exits first. */
+async function ready(child: ChildProcess, port: number, log: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode} before it was ready:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+    try {
+      if ((await send(port, 'GET', LIST_PATH)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`not ready within ${timeoutMs} ms:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+}
+
+/** `tsx server/main.ts` with PORT and RATE_LIMIT_MAX=0, as `npm start` runs it (tsx passes node flags on, for profiling). */
+async function startService(name: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; port: number; log: string }> {
+  const port = await freePort();
+  const { child, log } = startTsx(name, 'server/main.ts', { PORT: String(port), RATE_LIMIT_MAX: '0', ...env }, nodeFlags);
+  await ready(child, port, log);
+  return { child, port, log };
+}
+
+// ---- load --------------------------------------------------------------------------------------
+
+const { takeHome } = loadShipped();
+const direct = prepareDirectTakeHome(takeHome);
+const inputs = takeHomeInputs(takeHome, 4096, 7);
+
+/** The facts of the n-th request: one of 4096 varied inputs, its gross pay moved by n / 4096 cents, so a run does not cycle. */
+function factsOf(n: number): PayFacts {
+  const base = inputs[n & 4095]!;
+  return { ...base, grossPay: { ...base.grossPay, amount: { ...base.grossPay.amount, cents: base.grossPay.amount.cents + Math.floor(n / 4096) } } };
+}
+
+/** Request bodies made from a template with only the cents filled in, to keep the generator light. */
+const bodyParts = inputs.map((facts) => {
+  const text = JSON.stringify({ facts: { ...facts, grossPay: { ...facts.grossPay, amount: { ...facts.grossPay.amount, cents: -1 } } } });
+  const [before, after] = text.split('-1') as [string, string];
+  return { before, after, cents: facts.grossPay.amount.cents };
+});
+function calculateRequest(): Request {
+  let n = 0;
+  return {
+    method: 'POST',
+    path: CALCULATE_PATH,
+    headers: { 'content-type': 'application/json' },
+    setupRequest: (request) => {
+      const part = bodyParts[n & 4095]!;
+      const body = `${part.before}${part.cents + Math.floor(n / 4096)}${part.after}`;
+      n++;
+      return { ...request, body };
+    },
+  };
+}
+const listRequest = (): Request => ({ method: 'GET', path: LIST_PATH });
+
+interface LoadResult {
+  scenario: string;
+  seconds: number;
+  ok: number;
+  okPerSec: number;
+  /** Every response, whatever its status. */
+  allPerSec: number;
+  otherStatuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  autocannon: { p50: number; p99: number; requestsPerSecAverage: number };
+  /** CLOCK_MONOTONIC microseconds around the measured run, to cut a server profile to it. */
+  window: { fromUs: number; toUs: number };
+}
+
+async function load(scenario: string, port: number, makeRequest: () => Request, warmup = warmupS): Promise<LoadResult> {
+  // Warm-up at the same concurrency, discarded.
+  await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: warmup, requests: [makeRequest()] });
+  const latencies: number[] = [];
+  const instance = autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: durationS, requests: [makeRequest()] });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const startedAt = performance.now();
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const result: Result = await instance;
+  const toUs = Number(process.hrtime.bigint() / 1000n);
+  const seconds = (performance.now() - startedAt) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : NaN);
+  const otherStatuses: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) if (!code.startsWith('2')) otherStatuses[code] = count;
+  return {
+    scenario,
+    seconds,
+    ok: result['2xx'],
+    okPerSec: result['2xx'] / seconds,
+    allPerSec: (result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx']) / seconds,
+    otherStatuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    p50Ms: median(latencies),
+    p90Ms: at(0.9),
+    p99Ms: at(0.99),
+    maxMs: latencies[latencies.length - 1] ?? NaN,
+    autocannon: { p50: result.latency.p50, p99: result.latency.p99, requestsPerSecAverage: result.requests.average },
+    window: { fromUs, toUs },
+  };
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+const results: LoadResult[] = [];
+const loadBefore = loadavg()[0]!;
+const notes: string[] = [];
+const profileSections: string[] = [];
+try {
+  if (pin) {
+    // This process is the load generator: move it to the other core.
+    const self = spawn('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+    await new Promise((resolve) => self.once('exit', resolve));
+  }
+  say(`HTTP bench: ${connections} keep-alive connections, ${durationS} s per scenario after ${warmupS} s warm-up (${calcWarmupS} s for the service's calculate)${pin ? ', servers on cpu 0, load generator on cpu 1' : ', unpinned (2 cores shared with the load generator)'}.`);
+
+  // 1. The service, as `npm start` runs it: a fresh process per scenario, so each profile is one route's.
+  const profileFlags = (scenario: string): string[] => {
+    if (!profileDir) return [];
+    const dir = join(profileDir, scenario);
+    mkdirSync(dir, { recursive: true });
+    for (const file of readdirSync(dir)) if (file.endsWith('.cpuprofile')) rmSync(join(dir, file));
+    return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  };
+  const profileSection = async (scenario: string, window: LoadResult['window']) => {
+    if (!profileDir) return;
+    const dir = join(profileDir, scenario);
+    // The busiest thread is the service's main thread (the tsx parent only relays signals; the
+    // calculation workers are started without the profiler flags).
+    let best: { file: string; summary: ReturnType<typeof summarizeProfile> } | undefined;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+      const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+      await loadSourceMapsFor(profile);
+      const summary = summarizeProfile(profile, 60, undefined, window);
+      if (!best || summary.busyMs > best.summary.busyMs) best = { file, summary };
+    }
+    if (best) profileSections.push(formatSummary(`service main thread, ${scenario}, measured run only (${join(dir, best.file)})`, best.summary, 25));
+  };
+
+  const service = await startService('service-calculate', {}, profileFlags('calculate'));
+  say(`service up on port ${service.port} (log: ${service.log})`);
+
+  // Capture one calculate response and the list response, and check a sample of varied answers.
+  const capturedFacts = factsOf(0);
+  const capturedCalculate = await send(service.port, 'POST', CALCULATE_PATH, JSON.stringify({ facts: capturedFacts }));
+  const capturedList = await send(service.port, 'GET', LIST_PATH);
+  if (capturedCalculate.status !== 200 || capturedList.status !== 200) throw new Error(`capture failed: ${capturedCalculate.status} ${capturedList.status}`);
+  for (const n of [1, 2, 3, 4097, 8191, 123_457]) {
+    const facts = factsOf(n);
+    const reply = await send(service.port, 'POST', CALCULATE_PATH, JSON.stringify({ facts }));
+    const served = JSON.parse(reply.body.toString('utf8')) as { report: { netPay: { cents: number } } };
+    const expected = direct.compute(facts).netPay;
+    if (reply.status !== 200 || served.report.netPay.cents !== expected) throw new Error(`the service answered ${reply.status} / net pay ${served.report?.netPay?.cents} for request ${n}, expected ${expected}`);
+  }
+  const calculated = await load('service calculate', service.port, calculateRequest, calcWarmupS);
+  results.push(calculated);
+  await stop(service.child);
+  await profileSection('calculate', calculated.window);
+
+  const listService = await startService('service-list', {}, profileFlags('list'));
+  const listed = await load('service list', listService.port, listRequest);
+  results.push(listed);
+  await stop(listService.child);
+  await profileSection('list', listed.window);
+  if (profileDir) notes.push(`CPU profiles of the service: ${profileDir}/{calculate,list}`);
+
+  // 2. The bare replay server, with the captured bytes.
+  const replayFile = join(work, 'captured.json');
+  const strip = (headers: [string, string][]) => headers.filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name.toLowerCase()));
+  const captured: CapturedResponse[] = [
+    { method: 'POST', path: CALCULATE_PATH, status: capturedCalculate.status, headers: strip(capturedCalculate.headers), bodyBase64: capturedCalculate.body.toString('base64') },
+    { method: 'GET', path: LIST_PATH, status: capturedList.status, headers: strip(capturedList.headers), bodyBase64: capturedList.body.toString('base64') },
+  ];
+  writeFileSync(replayFile, JSON.stringify(captured));
+  const replayPort = await freePort();
+  const replay = startTsx('replay', 'bench/replay-server.ts', { PORT: String(replayPort), REPLAY_FILE: replayFile });
+  await ready(replay.child, replayPort, replay.log);
+  const replayed = await send(replayPort, 'POST', CALCULATE_PATH, JSON.stringify({ facts: capturedFacts }));
+  if (!replayed.body.equals(capturedCalculate.body) || JSON.stringify(strip(replayed.headers)) !== JSON.stringify(strip(capturedCalculate.headers))) {
+    throw new Error('the replay server does not give back the captured response');
+  }
+  results.push(await load('bare replay calculate', replayPort, calculateRequest));
+  results.push(await load('bare replay list', replayPort, listRequest));
+  await stop(replay.child);
+
+  // 3. For the diagnosis: the service with as many calculation places as connections.
+  if (wide) {
+    const widened = await startService('service-wide', { CALC_CONCURRENCY: String(connections) });
+    results.push(await load(`service calculate, CALC_CONCURRENCY=${connections}`, widened.port, calculateRequest, Math.max(calcWarmupS, 20)));
+    await stop(widened.child);
+  }
+} finally {
+  for (const child of [...started]) await stop(child);
+}
+
+// ---- report ------------------------------------------------------------------------------------
+
+const loadAfter = loadavg()[0]!;
+notes.push(`machine load average (1 min): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (this bench itself keeps ~2 busy)`);
+const byName = (name: string) => results.find((result) => result.scenario === name)!;
+const calc = byName('service calculate');
+const list = byName('service list');
+const replayCalc = byName('bare replay calculate');
+const replayList = byName('bare replay list');
+const ratios = { calculate: calc.okPerSec / replayCalc.okPerSec, list: list.okPerSec / replayList.okPerSec };
+const targets = [
+  { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (2xx/s)`, value: ratios.calculate, unit: '×', pass: ratios.calculate >= TARGETS.ratio },
+  { target: `calculate ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s (2xx)`, value: calc.okPerSec, unit: '/s', pass: calc.okPerSec >= TARGETS.perSec },
+  { target: `calculate p99 < ${TARGETS.p99Ms} ms at ${connections} connections (2xx)`, value: calc.p99Ms, unit: 'ms', pass: calc.p99Ms < TARGETS.p99Ms },
+  { target: `list ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s`, value: list.okPerSec, unit: '/s', pass: list.okPerSec >= TARGETS.perSec },
+  { target: `list p99 < ${TARGETS.p99Ms} ms at ${connections} connections`, value: list.p99Ms, unit: 'ms', pass: list.p99Ms < TARGETS.p99Ms },
+];
+const rejected = Object.values(calc.otherStatuses).reduce((sum, count) => sum + count, 0);
+if (rejected > 0) {
+  notes.push(
+    `service calculate: ${rejected.toLocaleString('en')} of ${(rejected + calc.ok).toLocaleString('en')} responses were not 2xx (${Object.entries(calc.otherStatuses)
+      .map(([code, count]) => `${count} × ${code}`)
+      .join(', ')}); only 2xx count as throughput`,
+  );
+}
+
+if (json) {
+  const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        node: process.version,
+        connections,
+        warmupS,
+        calcWarmupS,
+        durationS,
+        pinned: pin,
+        scenarios: results.map(({ window: _window, ...result }) => ({
+          ...result,
+          seconds: round(result.seconds),
+          okPerSec: Math.round(result.okPerSec),
+          allPerSec: Math.round(result.allPerSec),
+          p50Ms: round(result.p50Ms),
+          p90Ms: round(result.p90Ms),
+          p99Ms: round(result.p99Ms),
+          maxMs: round(result.maxMs),
+        })),
+        ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3) },
+        targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
+        notes,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} else {
+  const num = (value: number, digits = 0) => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  say();
+  say(`${'scenario'.padEnd(42)} ${'2xx/s'.padStart(8)} ${'all/s'.padStart(8)} ${'non-2xx'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+  for (const result of results) {
+    const other = Object.values(result.otherStatuses).reduce((sum, count) => sum + count, 0) + result.errors;
+    say(`${result.scenario.padEnd(42)} ${num(result.okPerSec).padStart(8)} ${num(result.allPerSec).padStart(8)} ${num(other).padStart(8)} ${num(result.p50Ms, 2).padStart(7)} ${num(result.p90Ms, 2).padStart(7)} ${num(result.p99Ms, 2).padStart(7)} ${num(result.maxMs, 1).padStart(7)}`);
+  }
+  say();
+  say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}×`);
+  for (const note of notes) say(`note: ${note}`);
+  say();
+  for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(52)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
+  for (const section of profileSections) say(`\n${section}`);
+}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { createCatalog, loadPacks, type CalculatorPlan, type Catalog, type LoadedPacks } from '../../engine/index.ts';
+
+/** The project root and its shipped packs, wherever the bench is run from. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const PACKS_DIR = fileURLToPath(new URL('../../rulepacks/', import.meta.url));
+
+export const TAKE_HOME = 'au.pay.take-home';
+export const ANNUAL = 'au.income-tax.annual';
+
+/** Loads the shipped packs the way the service does; any diagnostic is a broken bench. */
+export function loadShipped(): { loaded: LoadedPacks; catalog: Catalog; takeHome: CalculatorPlan; annual: CalculatorPlan } {
+  const loaded = loadPacks([PACKS_DIR], { displayRoot: PROJECT_ROOT });
+  if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
+    throw new Error(`the shipped packs do not load cleanly: ${loaded.diagnostics.length} diagnostics, ${loaded.missing.length} missing`);
+  }
+  const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
+  const takeHome = catalog.find(TAKE_HOME);
+  const annual = catalog.find(ANNUAL);
+  if (!takeHome || !annual) throw new Error(`the shipped packs do not offer ${TAKE_HOME} and ${ANNUAL}`);
+  return { loaded, catalog, takeHome, annual };
+}
