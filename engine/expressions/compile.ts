@@ -132,7 +132,7 @@ export function compileExpression(
     const args = Array.isArray(rawArgs) ? rawArgs : [rawArgs];
     const argPath = (index: number) => (Array.isArray(rawArgs) ? [...path, operator, index] : [...path, operator]);
     if (!Object.hasOwn(OPERATORS, operator)) {
-      const hint = HINTS[operator] ?? suggestion(operator, Object.keys(OPERATORS));
+      const hint = (Object.hasOwn(HINTS, operator) ? HINTS[operator] : undefined) ?? suggestion(operator, Object.keys(OPERATORS));
       return fail(path, `unknown operator \`${operator}\`${hint ? `; ${hint}` : ''}`);
     }
     switch (operator) {

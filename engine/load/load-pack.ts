@@ -11,7 +11,7 @@ import type {
   RuleDef,
   SourceDef,
 } from '../model/pack.ts';
-import { checkPackFile, type PackFileKind } from './schemas.ts';
+import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 
 /** The result of loading one pack folder: the pack (as far as it could be read) and every problem met. */
@@ -119,10 +119,10 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
   };
   if (packRead) {
     const locate = packRead.parsed.locate;
-    if (meta.version !== undefined && meta.version !== basename(dir)) {
+    if (typeof meta.version === 'string' && meta.version !== basename(dir)) {
       diagnostics.push({ kind: 'schema', message: `version \`${String(meta.version)}\` does not match the folder name \`${basename(dir)}\``, location: locate(['version']) });
     }
-    if (meta.id !== undefined && meta.id !== basename(dirname(dir))) {
+    if (typeof meta.id === 'string' && meta.id !== basename(dirname(dir))) {
       diagnostics.push({ kind: 'schema', message: `id \`${String(meta.id)}\` does not match the parent folder name \`${basename(dirname(dir))}\``, location: locate(['id']) });
     }
     asArray(meta.roundingModes).forEach((entry, index) => {
@@ -156,13 +156,16 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
   if (factsRead) {
     asArray(asRecord(factsRead.parsed.value).facts).forEach((entry, index) => {
       const fact = asRecord(entry);
-      const question = fact.question === undefined ? undefined : asRecord(fact.question);
+      // A broken entry is still known by its id (so it is not reported missing everywhere), but its
+      // shape and question are not read.
+      const wellFormed = factsRead.valid || isWellFormedFact(entry);
+      const question = fact.question === undefined || !wellFormed ? undefined : asRecord(fact.question);
       pack.facts.push({
         id: text(fact.id, ''),
         title: text(fact.title, ''),
         authority: fact.authority === 'input' ? 'input' : 'derived',
         schemaTag: text(fact.schemaTag, ''),
-        shape: (asRecord(fact.shape).type ? fact.shape : { type: 'money' }) as FactDef['shape'],
+        shape: (wellFormed ? fact.shape : { type: 'money' }) as FactDef['shape'],
         ...(question
           ? {
               question: {
@@ -173,7 +176,8 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
               },
             }
           : {}),
-        ...(fact.example !== undefined ? { example: fact.example } : {}),
+        ...(fact.example !== undefined && wellFormed ? { example: fact.example } : {}),
+        wellFormed,
         at: factsRead.parsed.locate(['facts', index]),
       });
     });
@@ -195,7 +199,7 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
       const locate = (path: (string | number)[]) => parsed.locate(path);
       if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed, valid));
       if (kind === 'rule') pack.rules.push(buildRule(value, at, locate, valid));
-      if (kind === 'calculator') pack.calculators.push(buildCalculator(value, at, locate));
+      if (kind === 'calculator') pack.calculators.push(buildCalculator(value, at, locate, valid));
       if (kind === 'examples') {
         asArray(value.examples).forEach((entry, index) => {
           const example = asRecord(entry);
@@ -285,7 +289,7 @@ function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (
   };
 }
 
-function buildCalculator(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation): CalculatorDef {
+function buildCalculator(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation, wellFormed: boolean): CalculatorDef {
   return {
     id: text(value.id, ''),
     title: text(value.title, ''),
@@ -296,7 +300,9 @@ function buildCalculator(value: Record<string, unknown>, at: SourceLocation, loc
     reportSchemaName: text(value.reportSchemaName, 'Report'),
     supportedHelpModes: strings(value.supportedHelpModes) as CalculatorDef['supportedHelpModes'],
     ...(typeof value.catalogOrder === 'number' ? { catalogOrder: value.catalogOrder } : {}),
-    report: (asRecord(value.report).fields ? value.report : { tag: 'Report', fields: {} }) as CalculatorDef['report'],
+    // A template that broke the schema is not read: its facts and fields cannot be trusted.
+    report: (wellFormed ? value.report : { tag: 'Report', fields: {} }) as CalculatorDef['report'],
+    wellFormed,
     at,
     locate,
   };

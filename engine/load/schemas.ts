@@ -13,17 +13,27 @@ export function packSchemaPath(kind: PackFileKind): string {
   return new URL(`${kind}.schema.json`, SCHEMA_DIR).pathname;
 }
 
-let validators: Map<PackFileKind, ValidateFunction> | undefined;
+let validators: Map<PackFileKind | 'fact', ValidateFunction> | undefined;
 
-/** Compiles the pack-format schemas once per process. */
-function packValidators(): Map<PackFileKind, ValidateFunction> {
+/** Compiles the pack-format schemas once per process; `fact` checks one entry of facts.yaml. */
+function packValidators(): Map<PackFileKind | 'fact', ValidateFunction> {
   if (validators) return validators;
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  const read = (name: string) => JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as object;
+  const read = (name: string) => JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as { properties?: { facts?: { items?: object } } };
   ajv.addSchema(read('definitions.schema.json'), 'definitions.schema.json');
-  validators = new Map(PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(read(`${kind}.schema.json`))]));
+  const kinds: [PackFileKind | 'fact', ValidateFunction][] = PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(read(`${kind}.schema.json`))]);
+  kinds.push(['fact', ajv.compile(read('facts.schema.json').properties!.facts!.items!)]);
+  validators = new Map(kinds);
   return validators;
 }
+
+/** True when one entry of facts.yaml is well formed, so its shape can be trusted. */
+export function isWellFormedFact(value: unknown): boolean {
+  return packValidators().get('fact')!(value) === true;
+}
+
+/** Most schema problems reported for one file; past it, one line says how many more there are. */
+const MAX_PROBLEMS_PER_FILE = 50;
 
 /** A schema problem: where (as a path into the document) and what, in an analyst's words. */
 export interface SchemaProblem {
@@ -42,28 +52,37 @@ export function checkPackFile(kind: PackFileKind, value: unknown): SchemaProblem
 
 function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
   // A failed anyOf/oneOf reports every branch's complaint; keep one message for the whole choice.
-  const choices = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  // Choices are indexed by where they are, so a file with thousands of errors is still quick.
+  const choicesAt = new Map<string, { error: ErrorObject; index: number }[]>();
+  errors.forEach((error, index) => {
+    if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') return;
+    choicesAt.set(error.instancePath, [...(choicesAt.get(error.instancePath) ?? []), { error, index }]);
+  });
   // Ajv reports a choice after its branches, so at one place the last choice reported is the outermost.
-  const insideChoice = (error: ErrorObject) =>
-    choices.some(
-      (choice) =>
-        choice !== error &&
-        ((error.instancePath === choice.instancePath && errors.indexOf(error) < errors.indexOf(choice)) ||
-          error.schemaPath.startsWith(choice.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/'))),
-    );
+  const insideChoice = (error: ErrorObject, index: number) => {
+    const segments = error.instancePath.split('/');
+    for (let length = segments.length; length >= 1; length--) {
+      const at = segments.slice(0, length).join('/');
+      for (const choice of choicesAt.get(at) ?? []) {
+        if (choice.error === error) continue;
+        if (at === error.instancePath && index < choice.index) return true;
+        if (error.schemaPath.startsWith(choice.error.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/'))) return true;
+      }
+    }
+    return false;
+  };
   // A misspelt required key shows up twice, as unknown and as missing; the unknown key's "did you mean" says it all.
+  const unknownKeysAt = new Map<string, string[]>();
+  for (const error of errors) {
+    if (error.keyword === 'additionalProperties') unknownKeysAt.set(error.instancePath, [...(unknownKeysAt.get(error.instancePath) ?? []), String(error.params.additionalProperty)]);
+  }
   const misspelt = (error: ErrorObject) =>
     error.keyword === 'required' &&
-    errors.some(
-      (other) =>
-        other.keyword === 'additionalProperties' &&
-        other.instancePath === error.instancePath &&
-        suggest(String(other.params.additionalProperty), [String(error.params.missingProperty)]) !== undefined,
-    );
+    (unknownKeysAt.get(error.instancePath) ?? []).some((key) => suggest(key, [String(error.params.missingProperty)]) !== undefined);
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
-    if (error.keyword === 'if' || insideChoice(error) || misspelt(error)) continue;
+  for (const [index, error] of errors.entries()) {
+    if (error.keyword === 'if' || insideChoice(error, index) || misspelt(error)) continue;
     const path = pointerToPath(error.instancePath);
     const where = path.length === 0 ? 'the file' : `\`${renderPath(path)}\``;
     let problem: SchemaProblem;
@@ -107,6 +126,10 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
       seen.add(key);
       problems.push(problem);
     }
+  }
+  if (problems.length > MAX_PROBLEMS_PER_FILE) {
+    const more = problems.length - MAX_PROBLEMS_PER_FILE;
+    return [...problems.slice(0, MAX_PROBLEMS_PER_FILE), { path: [], atKey: false, message: `and ${more} more schema ${more === 1 ? 'problem' : 'problems'} in this file` }];
   }
   return problems;
 }

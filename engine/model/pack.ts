@@ -44,6 +44,8 @@ export interface FactDef {
   shape: FactShape;
   question?: FactQuestionDef;
   example?: unknown;
+  /** False when its entry broke the schema: known by id, but its shape is not trusted. */
+  wellFormed: boolean;
   at: SourceLocation;
 }
 
@@ -132,6 +134,8 @@ export interface CalculatorDef {
   supportedHelpModes: HelpMode[];
   catalogOrder?: number;
   report: ReportObjectTemplate;
+  /** False when its file broke the schema: its lists are used, its report template is not. */
+  wellFormed: boolean;
   at: SourceLocation;
   locate(path: (string | number)[]): SourceLocation;
 }

@@ -116,14 +116,14 @@ export function checkPack(pack: PackDef): CheckedPack {
       rule.ledger.forEach((component, index) => {
         if (!rule.requires.includes(component.fact)) {
           report('reference', `ledger component \`${component.id}\` reads \`${component.fact}\`, which rule \`${rule.id}\` does not require`, rule.locate(['ledger', index, 'fact']));
-        } else if (facts.get(component.fact)?.shape.type !== 'money') {
+        } else if (facts.get(component.fact)?.wellFormed && facts.get(component.fact)?.shape.type !== 'money') {
           report('reference', `ledger component \`${component.id}\` reads \`${component.fact}\`, which is not money`, rule.locate(['ledger', index, 'fact']));
         }
       });
     }
     if (rule.expression !== undefined && usable) {
       const environment = {
-        facts: new Map(rule.requires.map((id, index) => [id, { index, type: staticTypeOf(facts.get(id)!.shape) }])),
+        facts: new Map(rule.requires.map((id, index) => [id, { index, type: factType(facts.get(id)!) }])),
         parameters: new Map(rule.parameters.map((id, index) => [id, { index, type: parameterType(parameters.get(id)!) }])),
         roundingModes,
       };
@@ -132,7 +132,7 @@ export function checkPack(pack: PackDef): CheckedPack {
       if (compiled) {
         checked.compiled = compiled;
         const provided = facts.get(rule.provides[0] ?? '');
-        if (provided && !typeFits(compiled.type, staticTypeOf(provided.shape))) {
+        if (provided?.wellFormed && !typeFits(compiled.type, factType(provided))) {
           report('expression', `rule \`${rule.id}\` gives ${compiled.type.kind} but \`${provided.id}\` is ${provided.shape.type}`, rule.locate(['expression']));
         }
       }
@@ -156,7 +156,12 @@ function parameterType(parameter: ParameterDef): StaticType {
 }
 
 function typeFits(actual: StaticType, expected: StaticType): boolean {
-  return actual.kind === expected.kind;
+  return actual.kind === expected.kind || actual.kind === 'unknown' || expected.kind === 'unknown';
+}
+
+/** What expressions may assume about a fact: nothing, if its own entry is broken. */
+function factType(fact: FactDef): StaticType {
+  return fact.wellFormed ? staticTypeOf(fact.shape) : { kind: 'unknown' };
 }
 
 function indexById<T extends { id: string; at: SourceLocation }>(

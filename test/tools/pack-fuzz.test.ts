@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkMutant, describeMutant, fuzzPacks, KNOWN_ENGINE_FAILURES, knownFailure, makeMutant, sourcePacks, writeMutant, type Mutant, type Verdict } from '../fuzz/packs.ts';
+import { checkMutant, describeMutant, FORMER_FAILURES, fuzzPacks, KNOWN_ENGINE_FAILURES, knownFailure, makeMutant, sourcePacks, writeMutant, type Mutant, type Verdict } from '../fuzz/packs.ts';
 import { PROJECT_ROOT } from '../helpers/packs.ts';
 
 // Random edits to the valid packs must never crash or hang the engine: each mutant either gets
@@ -13,8 +13,8 @@ import { PROJECT_ROOT } from '../helpers/packs.ts';
 // failing only the way they were recorded (or pass, once fixed); anything else fails here.
 const FIRST_SEED = 1;
 const RUNS = 60;
-/** Known failures replayed here too; the slow one is left to `npm run fuzz:packs`, it takes 16 s. */
-const REPLAYED = KNOWN_ENGINE_FAILURES.filter((known) => !/budget/.test(known.signature.source));
+/** Known failures, and seeds that once failed, replayed here too. */
+const REPLAYED = [...KNOWN_ENGINE_FAILURES.filter((known) => !/budget/.test(known.signature.source)).map((known) => ({ seed: known.seed })), ...FORMER_FAILURES.map((seed) => ({ seed }))];
 /** Mutants (from the run above) also checked through the validate-pack process: seed 1 keeps the data, the others break the pack. */
 const CLI_SEEDS = [1, 3, 8];
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
