@@ -1,5 +1,7 @@
 import { Decimal } from './decimal.ts';
 
+const ONE_HUNDREDTH = new Decimal('0.01');
+
 /** What a rounding mode rounds to, and how. Amounts are in cents. */
 export interface RoundingMode {
   name: string;
@@ -28,5 +30,6 @@ export function roundingFunction(mode: RoundingMode): (cents: Decimal) => Decima
   if (mode.to === 'none') return (cents) => cents;
   const rounding = DECIMAL_ROUNDING[mode.method];
   if (mode.to === 'cent') return (cents) => cents.toDecimalPlaces(0, rounding);
-  return (cents) => cents.div(100).toDecimalPlaces(0, rounding).mul(100);
+  // Multiplying by 0.01 is exact and much cheaper than dividing by 100.
+  return (cents) => cents.mul(ONE_HUNDREDTH).toDecimalPlaces(0, rounding).mul(100);
 }

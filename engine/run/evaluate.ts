@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type Scope, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
-import type { ReportObjectTemplate } from '../model/pack.ts';
 import type { ParameterTrace, TraceNode } from '../trace/trace.ts';
 import { issuesFromErrors, type InputIssue } from './decode.ts';
-import { shapeAt, traceSources, valueAtPath, type CalculatorPlan, type PlanStep } from './plan.ts';
-import { encoderOf, MAX_CENTS } from './shapes.ts';
+import { traceSources, type CalculatorPlan, type PlanStep } from './plan.ts';
+import { compiledReport, type CompiledReportObject } from './report-template.ts';
+import { beyondExactCents, centsNumber } from './shapes.ts';
 import { reportJson } from './report-json.ts';
 
 /** What running a calculator can come to. Only `ok` carries a report. */
@@ -136,7 +136,7 @@ function evaluateStep(step: PlanStep, values: Value[]): StepRecord {
     result = step.round(raw);
     if (step.isMoney) {
       if (!result.isInteger()) throw new EvaluationFailure(`the result is a fraction of a cent; the rule needs a rounding mode`);
-      if (result.abs().gt(MAX_CENTS)) throw new EvaluationFailure('the result is too large to be given exactly in cents');
+      if (beyondExactCents(result)) throw new EvaluationFailure('the result is too large to be given exactly in cents');
     }
   } else if (step.isMoney || raw instanceof TableValue) {
     throw new EvaluationFailure('the result is not an amount');
@@ -150,30 +150,40 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
   const nodes: (TraceNode | undefined)[] = new Array(plan.steps.length);
   const nodeOf = (index: number): TraceNode => (nodes[index] ??= traceNode(plan, plan.steps[index]!, values, records[index]!, nodeOf));
   const currency = plan.pack.currency;
-  const valueAt = (path: string): Value => valueAtPath(plan, values, path);
-  const build = (template: ReportObjectTemplate): Record<string, unknown> => {
-    const out: Record<string, unknown> = { _tag: template.tag };
-    for (const [name, field] of Object.entries(template.fields)) {
-      if ('fields' in field) out[name] = build(field);
-      else if ('money' in field) out[name] = { _tag: 'Money', cents: (valueAt(field.money) as Decimal).toNumber(), currency };
-      else if ('fact' in field) out[name] = encoderOf(shapeAt(plan.facts, field.fact)!, currency)(valueAt(field.fact));
-      else if ('trace' in field) out[name] = nodeOf(plan.stepOfFact.get(field.trace)!);
-      else if ('ledgerComponents' in field) {
-        const index = plan.stepOfFact.get(field.ledgerComponents)!;
-        out[name] = records[index]!.components!.map((component) => ({
-          _tag: 'LedgerComponent',
-          amount: { _tag: 'Money', cents: component.amount.toNumber(), currency },
-          effect: component.effect,
-          id: component.id,
-          label: component.label,
-          status: component.status,
-          trace: nodeOf(plan.stepOfFact.get(component.fact)!),
-        }));
-      } else out[name] = plan.rulePackVersion;
+  const build = (object: CompiledReportObject): Record<string, unknown> => {
+    const out: Record<string, unknown> = { _tag: object.tag };
+    for (const field of object.fields) {
+      switch (field.kind) {
+        case 'object':
+          out[field.name] = build(field.object);
+          break;
+        case 'money':
+          out[field.name] = { _tag: 'Money', cents: centsNumber(field.read(values) as Decimal), currency };
+          break;
+        case 'fact':
+          out[field.name] = field.encode(field.read(values));
+          break;
+        case 'trace':
+          out[field.name] = nodeOf(field.step);
+          break;
+        case 'components':
+          out[field.name] = records[field.step]!.components!.map((component) => ({
+            _tag: 'LedgerComponent',
+            amount: { _tag: 'Money', cents: centsNumber(component.amount), currency },
+            effect: component.effect,
+            id: component.id,
+            label: component.label,
+            status: component.status,
+            trace: nodeOf(plan.stepOfFact.get(component.fact)!),
+          }));
+          break;
+        case 'version':
+          out[field.name] = plan.rulePackVersion;
+      }
     }
     return out;
   };
-  return build(plan.report);
+  return build(compiledReport(plan));
 }
 
 function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record: StepRecord, nodeOf: (index: number) => TraceNode): TraceNode {

@@ -180,14 +180,6 @@ function templateFacts(template: ReportObjectTemplate): string[] {
   });
 }
 
-/** The value at a dotted path into a fact (`grossPay.period`), from a run's fact slots. */
-export function valueAtPath(plan: CalculatorPlan, values: readonly Value[], path: string): Value {
-  const [root, ...fields] = path.split('.');
-  let value = values[plan.slotOf.get(root!)!]!;
-  for (const field of fields) value = (value as Record<string, Value>)[field]!;
-  return value;
-}
-
 /** The sources a step's trace shows: its rule's, then those of the parameter values it read. */
 export function traceSources(step: PlanStep, reads: readonly ParameterRead[]): { sources: readonly SourceRefJson[]; added: string[] } {
   let sources = step.ruleSources;

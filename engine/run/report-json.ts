@@ -1,8 +1,9 @@
 import { RowValue, TableValue, type ResolvedParameter, type TableRow, type Value } from '../expressions/values.ts';
-import { isDecimal, type Decimal } from '../money/decimal.ts';
-import type { FactShape, ReportObjectTemplate } from '../model/pack.ts';
+import { isDecimal } from '../money/decimal.ts';
 import type { ComponentResult, StepRecord } from './evaluate.ts';
-import { shapeAt, traceSources, valueAtPath, type CalculatorPlan, type PlanStep } from './plan.ts';
+import { traceSources, type CalculatorPlan, type PlanStep } from './plan.ts';
+import { jsonWriterOf } from './report-json-values.ts';
+import { compiledReport, type CompiledReportObject } from './report-template.ts';
 
 // The service sends every report as JSON, and JSON.stringify of a report with traces costs more than
 // the calculation itself: shared trace nodes are written once per reference, and the same titles,
@@ -43,32 +44,6 @@ function fragmentsOf(plan: CalculatorPlan, step: PlanStep): StepFragments {
   return found;
 }
 
-/** Writes a value of a fact shape as JSON text, exactly as the object encoders would serialise. */
-export function jsonWriterOf(shape: FactShape, currency: string): (value: Value) => string {
-  switch (shape.type) {
-    case 'money': {
-      const tail = `,"currency":${text(currency)}}`;
-      return (value) => `{"_tag":"Money","cents":${(value as Decimal).toNumber()}${tail}`;
-    }
-    case 'ratio':
-      return (value) => text((value as Decimal).toString());
-    case 'count':
-      return (value) => String((value as Decimal).toNumber());
-    case 'boolean':
-    case 'selection':
-      return (value) => text(value);
-    case 'record': {
-      const fields = Object.entries(shape.fields).map(([name, field]) => [`,${text(name)}:`, name, jsonWriterOf(field, currency)] as const);
-      const head = `{"_tag":${text(shape.tag)}`;
-      return (value) => {
-        let out = head;
-        for (const [key, name, write] of fields) out += key + write((value as Record<string, Value>)[name]!);
-        return `${out}}`;
-      };
-    }
-  }
-}
-
 function parameterFragment(parameter: ResolvedParameter, row: TableRow | undefined): string {
   const key: object = row ?? parameter;
   let found = parameterFragments.get(key);
@@ -89,25 +64,46 @@ function parameterFragment(parameter: ResolvedParameter, row: TableRow | undefin
 export function reportJson(plan: CalculatorPlan, values: Value[], records: StepRecord[]): string {
   const nodes: (string | undefined)[] = new Array(plan.steps.length);
   const nodeOf = (index: number): string => (nodes[index] ??= nodeJson(plan, plan.steps[index]!, values, records[index]!, nodeOf));
-  const currency = plan.pack.currency;
-  const valueAt = (path: string): Value => valueAtPath(plan, values, path);
-  const money = jsonWriterOf({ type: 'money' }, currency);
-  const write = (template: ReportObjectTemplate): string => {
-    let out = `{"_tag":${text(template.tag)}`;
-    for (const [name, field] of Object.entries(template.fields)) {
-      out += `,${text(name)}:`;
-      if ('fields' in field) out += write(field);
-      else if ('money' in field) out += money(valueAt(field.money));
-      else if ('fact' in field) out += jsonWriterOf(shapeAt(plan.facts, field.fact)!, currency)(valueAt(field.fact));
-      else if ('trace' in field) out += nodeOf(plan.stepOfFact.get(field.trace)!);
-      else if ('ledgerComponents' in field) {
-        const components = records[plan.stepOfFact.get(field.ledgerComponents)!]!.components!;
-        out += `[${components.map((component) => componentJson(component, money, nodeOf(plan.stepOfFact.get(component.fact)!))).join(',')}]`;
-      } else out += text(plan.rulePackVersion);
+  const money = moneyWriter(plan.pack.currency);
+  const write = (object: CompiledReportObject): string => {
+    let out = object.head;
+    for (const field of object.fields) {
+      out += field.key;
+      switch (field.kind) {
+        case 'object':
+          out += write(field.object);
+          break;
+        case 'money':
+          out += money(field.read(values));
+          break;
+        case 'fact':
+          out += field.writeJson(field.read(values));
+          break;
+        case 'trace':
+          out += nodeOf(field.step);
+          break;
+        case 'components': {
+          const components = records[field.step]!.components!;
+          out += `[${components.map((component) => componentJson(component, money, nodeOf(plan.stepOfFact.get(component.fact)!))).join(',')}]`;
+          break;
+        }
+        case 'version':
+          out += text(plan.rulePackVersion);
+      }
     }
     return `${out}}`;
   };
-  return write(plan.report);
+  return write(compiledReport(plan));
+}
+
+const moneyWriters = new Map<string, (value: Value) => string>();
+function moneyWriter(currency: string): (value: Value) => string {
+  let found = moneyWriters.get(currency);
+  if (!found) {
+    found = jsonWriterOf({ type: 'money' }, currency);
+    moneyWriters.set(currency, found);
+  }
+  return found;
 }
 
 function componentJson(component: ComponentResult, money: (value: Value) => string, trace: string): string {

@@ -1,10 +1,31 @@
-import { Decimal } from '../money/decimal.ts';
+import { Decimal, type Decimal as DecimalValue } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
 import type { StaticType } from '../expressions/compile.ts';
 import type { RecordValue, Value } from '../expressions/values.ts';
 
 /** The largest number of cents JSON can carry exactly. */
 export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
+const MAX_CENTS_DECIMAL = new Decimal(MAX_CENTS);
+
+/** True when an amount of cents is too large to be given exactly in JSON. */
+export function beyondExactCents(cents: DecimalValue): boolean {
+  return cents.abs().gt(MAX_CENTS_DECIMAL);
+}
+
+const numbers = new WeakMap<DecimalValue, number>();
+
+/**
+ * A whole number of cents as a JS number. Decimals are immutable and a report shows the same amount
+ * in several places, so each is converted once.
+ */
+export function centsNumber(cents: DecimalValue): number {
+  let found = numbers.get(cents);
+  if (found === undefined) {
+    found = cents.toNumber();
+    numbers.set(cents, found);
+  }
+  return found;
+}
 
 /** What the expression checker knows about a fact of this shape. */
 export function staticTypeOf(shape: FactShape): StaticType {
@@ -100,7 +121,7 @@ export function decoderOf(shape: FactShape): (json: unknown) => Value {
 export function encoderOf(shape: FactShape, currency: string): (value: Value) => unknown {
   switch (shape.type) {
     case 'money':
-      return (value) => ({ _tag: 'Money', cents: (value as Decimal).toNumber(), currency });
+      return (value) => ({ _tag: 'Money', cents: centsNumber(value as DecimalValue), currency });
     case 'ratio':
       return (value) => (value as Decimal).toString();
     case 'count':
