@@ -7,8 +7,14 @@ export interface ServiceConfig {
   /** Calculations per client per window; 0 turns rate limiting off. */
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
-  /** Calculation places (worker threads); no queue beyond them. */
+  /** Calculation places; no queue beyond them. */
   calcConcurrency: number;
+  /**
+   * Where calculations run: `thread` (default) in the request thread, bounded by the engine's
+   * deadline between rule steps; `worker` on a pool of CALC_CONCURRENCY worker threads, where a
+   * calculation over budget is stopped outright, for packs whose single rules could run long.
+   */
+  calcIsolation: 'thread' | 'worker';
   /** Budget of every calculator operation. */
   calcTimeoutMs: number;
   bodyLimitBytes: number;
@@ -32,6 +38,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   rateLimitMax: 60,
   rateLimitWindowSeconds: 60,
   calcConcurrency: 8,
+  calcIsolation: 'thread',
   calcTimeoutMs: 5000,
   bodyLimitBytes: 65536,
   bodyTimeoutMs: 5000,
@@ -61,6 +68,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   };
   const host = env.HOST?.trim() || DEFAULT_CONFIG.host;
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) problems.push('HOST must be a host name or an IP address');
+  const isolation = env.CALC_ISOLATION?.trim() || 'thread';
+  if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
   const trustProxy = env.TRUST_PROXY ?? '0';
   if (!['0', '1', ''].includes(trustProxy)) problems.push('TRUST_PROXY must be 0 or 1');
   const corsOrigins = (env.CORS_ORIGINS ?? '')
@@ -76,6 +85,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     rateLimitMax: integer('RATE_LIMIT_MAX', DEFAULT_CONFIG.rateLimitMax, 0, 1_000_000),
     rateLimitWindowSeconds: integer('RATE_LIMIT_WINDOW_S', DEFAULT_CONFIG.rateLimitWindowSeconds, 1, 86_400),
     calcConcurrency: integer('CALC_CONCURRENCY', DEFAULT_CONFIG.calcConcurrency, 1, 256),
+    calcIsolation: isolation === 'worker' ? 'worker' : 'thread',
     calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', DEFAULT_CONFIG.bodyLimitBytes, 1, 64 * 1024 * 1024),
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),

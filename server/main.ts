@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
+import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { createListeningServer } from './listen.ts';
 import { ConfigError, readConfig } from './config.ts';
@@ -11,7 +12,10 @@ async function main(): Promise<void> {
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
   const catalog = loadCatalog(packPaths);
   const docs = loadDocs(catalog);
-  const runner = await startWorkerPool({ size: config.calcConcurrency, packPaths });
+  const runner =
+    config.calcIsolation === 'worker'
+      ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
+      : createInlineRunner(catalog, config.calcConcurrency);
   const app = createApp({ catalog, runner, config, docs });
   const server = createListeningServer(app.callback(), config);
   await new Promise<void>((resolve, reject) => {

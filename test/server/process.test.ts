@@ -66,11 +66,28 @@ test('the service starts, answers, and on SIGTERM finishes the request in flight
   }
 });
 
+test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
+  const service = await start({ CALC_ISOLATION: 'worker', CALC_CONCURRENCY: '1' });
+  try {
+    const response = await fetch(`${service.url}/api/v1/calculators/au.income-tax.annual/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ facts: { taxableIncome: money(9000000) } }),
+    });
+    assert.is(response.status, 200);
+    assert.equal(((await response.json()) as any).report.liability, money(1958800));
+  } finally {
+    service.child.kill('SIGTERM');
+    assert.is(await service.exited, 0);
+  }
+});
+
 test('invalid configuration stops the process with a message naming each setting', async () => {
-  const { code, output } = await runToExit({ PORT: 'eighty', CALC_CONCURRENCY: '0' });
+  const { code, output } = await runToExit({ PORT: 'eighty', CALC_CONCURRENCY: '0', CALC_ISOLATION: 'fork' });
   assert.is(code, 1);
   assert.match(output, /PORT must be a whole number/);
   assert.match(output, /CALC_CONCURRENCY must be a whole number from 1/);
+  assert.match(output, /CALC_ISOLATION must be thread or worker/);
 });
 
 test('a pack with problems stops the process, printing every diagnostic', async () => {
