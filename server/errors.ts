@@ -55,11 +55,13 @@ export type ApiError =
   | { _tag: 'RouteNotFound' }
   | { _tag: 'MethodNotAllowed'; allow: string[] };
 
-/** An error on its way to the client; thrown anywhere in a request, answered in one place. */
-export class ApiProblem extends Error {
-  constructor(readonly error: ApiError) {
-    super(error._tag);
-  }
+/**
+ * An error on its way to the client; thrown anywhere in a request, answered in one place. Not an
+ * Error: these are expected answers, and capturing a stack trace for each (a busy server refuses
+ * thousands a second) is wasted work.
+ */
+export class ApiProblem {
+  constructor(readonly error: ApiError) {}
 }
 
 export interface ErrorResponse {

@@ -4,6 +4,7 @@ import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
 import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { createListeningServer } from './listen.ts';
+import { createBatchedLog } from './log.ts';
 import { ConfigError, readConfig } from './config.ts';
 
 /** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
     config.calcIsolation === 'worker'
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
       : createInlineRunner(catalog, config.calcConcurrency);
-  const app = createApp({ catalog, runner, config, docs });
+  const requestLog = createBatchedLog((text) => process.stdout.write(text));
+  const app = createApp({ catalog, runner, config, docs, log: requestLog.log });
   const server = createListeningServer(app.callback(), config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ event: 'stopping', signal })}\n`);
     // Stop accepting, let requests in flight finish, then release the workers.
     server.close(() => {
+      requestLog.flush();
       void runner.close().then(() => process.exit(0));
     });
     server.closeIdleConnections();

@@ -20,8 +20,8 @@ export interface ListFilter {
 }
 
 /**
- * The catalog's metadata as the API serves it. Asynchronous so that every calculator operation,
- * metadata included, runs under the same time budget.
+ * The catalog's metadata as the API serves it: JSON text, or a value to serialise. Asynchronous so
+ * that every calculator operation, metadata included, runs under the same time budget.
  */
 export interface MetadataSource {
   jurisdictions(): Promise<unknown>;
@@ -34,9 +34,22 @@ export interface MetadataSource {
   rules(filter: ListFilter): Promise<unknown>;
 }
 
-/** Metadata worked out once from the catalog; requests only filter it. */
+/**
+ * Metadata worked out once from the catalog; requests only filter it. Answers are JSON text, kept by
+ * the set of calculators they cover (a handful, whatever the filters), so a listing is serialised once.
+ */
 export function createMetadata(catalog: Catalog): MetadataSource {
   const plans = catalog.plans;
+  const answers = new Map<string, string>();
+  const once = (key: string, make: () => unknown): string => {
+    let found = answers.get(key);
+    if (found === undefined) {
+      found = JSON.stringify(make());
+      answers.set(key, found);
+    }
+    return found;
+  };
+  const keyOf = (operation: string, selected: readonly CalculatorPlan[], extra = '') => `${operation}|${selected.map((plan) => plans.indexOf(plan)).join(',')}|${extra}`;
   const matching = (filter: ListFilter) =>
     plans.filter(
       (plan) =>
@@ -53,21 +66,28 @@ export function createMetadata(catalog: Catalog): MetadataSource {
   };
 
   return {
-    jurisdictions: async () => ({
-      jurisdictions: uniqueBy(
-        plans.map((plan) => ({ code: plan.pack.jurisdiction.code, title: plan.pack.jurisdiction.title })),
-        (entry) => entry.code,
-      ),
-    }),
-    taxYears: async (filter) => ({
-      taxYears: uniqueBy(
-        matching(filter).map((plan) => ({ jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear })),
-        (entry) => `${entry.jurisdiction}|${entry.taxYear}`,
-      ),
-    }),
-    calculators: async (filter) => ({ calculators: matching(filter).map((plan) => entries.get(plan)!) }),
-    calculator: async (plan) => entries.get(plan)!,
-    schema: async (plan, help) => {
+    jurisdictions: async () =>
+      once('jurisdictions', () => ({
+        jurisdictions: uniqueBy(
+          plans.map((plan) => ({ code: plan.pack.jurisdiction.code, title: plan.pack.jurisdiction.title })),
+          (entry) => entry.code,
+        ),
+      })),
+    taxYears: async (filter) => {
+      const selected = matching(filter);
+      return once(keyOf('taxYears', selected), () => ({
+        taxYears: uniqueBy(
+          selected.map((plan) => ({ jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear })),
+          (entry) => `${entry.jurisdiction}|${entry.taxYear}`,
+        ),
+      }));
+    },
+    calculators: async (filter) => {
+      const selected = matching(filter);
+      return once(keyOf('calculators', selected), () => ({ calculators: selected.map((plan) => entries.get(plan)!) }));
+    },
+    calculator: async (plan) => once(keyOf('calculator', [plan]), () => entries.get(plan)!),
+    schema: async (plan, help) => once(keyOf('schema', [plan], help), () => {
       const helpItems = factHelp(plan, help);
       const inputFacts = factsOf.get(plan)!.slice(0, plan.inputFacts.length).map((fact, index): FactDescriptor => {
         const question = helpItems?.[index]?.question;
@@ -80,16 +100,23 @@ export function createMetadata(catalog: Catalog): MetadataSource {
         reportSchemaName: plan.def.reportSchemaName,
         rules: rulesOf.get(plan)!,
       };
-    },
-    graph: async (plan) => ({
-      calculator: entries.get(plan)!,
-      edges: graphEdges(plan),
-      facts: factsOf.get(plan)!,
-      rules: rulesOf.get(plan)!,
-      // The same validator runs at boot, where a pack with any issue stops the service.
-      validationIssues: [],
     }),
-    facts: async (filter) => ({ facts: uniqueBy(matching(filter).flatMap((plan) => factsOf.get(plan)!), (fact) => fact.id) }),
-    rules: async (filter) => ({ rules: uniqueBy(matching(filter).flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => rule.id) }),
+    graph: async (plan) =>
+      once(keyOf('graph', [plan]), () => ({
+        calculator: entries.get(plan)!,
+        edges: graphEdges(plan),
+        facts: factsOf.get(plan)!,
+        rules: rulesOf.get(plan)!,
+        // The same validator runs at boot, where a pack with any issue stops the service.
+        validationIssues: [],
+      })),
+    facts: async (filter) => {
+      const selected = matching(filter);
+      return once(keyOf('facts', selected), () => ({ facts: uniqueBy(selected.flatMap((plan) => factsOf.get(plan)!), (fact) => fact.id) }));
+    },
+    rules: async (filter) => {
+      const selected = matching(filter);
+      return once(keyOf('rules', selected), () => ({ rules: uniqueBy(selected.flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => rule.id) }));
+    },
   };
 }
