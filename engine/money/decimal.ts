@@ -10,7 +10,11 @@ export type Decimal = DecimalJs;
 export const ZERO = new Decimal(0);
 export const HUNDRED = new Decimal(100);
 
-/** True when the value is a Decimal made by any decimal.js constructor. */
+/**
+ * True when the value is one of the engine's Decimals. Every Decimal in a calculation is made by the
+ * engine's own constructor (or by arithmetic on one), so a prototype check suffices, and it is much
+ * cheaper than decimal.js's own isDecimal.
+ */
 export function isDecimal(value: unknown): value is Decimal {
-  return DecimalJs.isDecimal(value);
+  return value instanceof Decimal;
 }

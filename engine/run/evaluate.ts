@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type Scope, type Value } from '../expressions/values.ts';
+import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type ResolvedParameter, type Scope, type TableRow, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
 import type { ParameterTrace, TraceNode } from '../trace/trace.ts';
 import { issuesFromErrors, type InputIssue } from './decode.ts';
 import { traceSources, type CalculatorPlan, type PlanStep } from './plan.ts';
 import { compiledReport, type CompiledReportObject } from './report-template.ts';
-import { beyondExactCents, centsNumber } from './shapes.ts';
+import { beyondExactCents, moneyObject } from './shapes.ts';
 import { reportJson } from './report-json.ts';
 
 /** What running a calculator can come to. Only `ok` carries a report. */
@@ -158,7 +158,7 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
           out[field.name] = build(field.object);
           break;
         case 'money':
-          out[field.name] = { _tag: 'Money', cents: centsNumber(field.read(values) as Decimal), currency };
+          out[field.name] = moneyObject(field.read(values) as Decimal, currency);
           break;
         case 'fact':
           out[field.name] = field.encode(field.read(values));
@@ -169,7 +169,7 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
         case 'components':
           out[field.name] = records[field.step]!.components!.map((component) => ({
             _tag: 'LedgerComponent',
-            amount: { _tag: 'Money', cents: centsNumber(component.amount), currency },
+            amount: moneyObject(component.amount, currency),
             effect: component.effect,
             id: component.id,
             label: component.label,
@@ -186,6 +186,25 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
   return build(compiledReport(plan));
 }
 
+const parameterTraces = new WeakMap<object, ParameterTrace>();
+
+/** What a trace shows of a parameter value read (or a table row matched); the same object every run. */
+function parameterTrace(parameter: ResolvedParameter, row: TableRow | undefined): ParameterTrace {
+  const key: object = row ?? parameter;
+  let found = parameterTraces.get(key);
+  if (!found) {
+    const entry: ParameterTrace = { title: parameter.title, unit: parameter.unit, effectivePeriod: parameter.effectivePeriod, source: parameter.sourceId };
+    if (row) {
+      entry.matchedRow = row.index + 1;
+      entry.row = row.display;
+      if (row.amountBelow) entry.amountBelowRow = row.amountBelow.div(100).toString();
+    } else entry.value = parameter.display;
+    found = Object.freeze(entry);
+    parameterTraces.set(key, found);
+  }
+  return found;
+}
+
 function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record: StepRecord, nodeOf: (index: number) => TraceNode): TraceNode {
   const facts: Record<string, unknown> = {};
   step.rule.requires.forEach((factId, index) => {
@@ -195,20 +214,7 @@ function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record
   const { sources } = traceSources(step, record.reads);
   for (const read of record.reads) {
     const parameter = step.parameters[read.parameterIndex]!;
-    const entry: ParameterTrace = {
-      title: parameter.title,
-      unit: parameter.unit,
-      effectivePeriod: parameter.effectivePeriod,
-      source: parameter.sourceId,
-    };
-    if (read.row) {
-      entry.matchedRow = read.row.index + 1;
-      entry.row = read.row.display;
-      if (read.row.amountBelow) entry.amountBelowRow = read.row.amountBelow.div(100).toString();
-    } else {
-      entry.value = parameter.display;
-    }
-    parameters[parameter.id] = entry;
+    parameters[parameter.id] = parameterTrace(parameter, read.row);
   }
   const result = values[step.outputSlot]!;
   const inputs: TraceNode['inputs'] = { facts, parameters };
