@@ -186,7 +186,7 @@ function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[
   return build(compiledReport(plan));
 }
 
-const parameterTraces = new WeakMap<object, ParameterTrace>();
+const parameterTraces = new Map<object, ParameterTrace>();
 
 /** What a trace shows of a parameter value read (or a table row matched); the same object every run. */
 function parameterTrace(parameter: ResolvedParameter, row: TableRow | undefined): ParameterTrace {

@@ -23,8 +23,9 @@ interface StepFragments {
   letKeys: string[];
 }
 
-const fragments = new WeakMap<PlanStep, StepFragments>();
-const parameterFragments = new WeakMap<object, string>();
+// Plans, steps, parameters and rows live as long as the service: plain Maps, faster than WeakMaps here.
+const fragments = new Map<PlanStep, StepFragments>();
+const parameterFragments = new Map<object, string>();
 
 function fragmentsOf(plan: CalculatorPlan, step: PlanStep): StepFragments {
   let found = fragments.get(step);
