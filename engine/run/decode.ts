@@ -18,9 +18,17 @@ export function factsAjv(): Ajv2020 {
   return ajv;
 }
 
-/** Compiles a schema once, at load. */
+const compiled = new Map<string, ValidateFunction>();
+
+/** Compiles a schema once, at load; calculators that take the same facts share one validator. */
 export function compileSchema(schema: JsonSchema): ValidateFunction {
-  return factsAjv().compile(schema);
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = factsAjv().compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
 }
 
 /**
