@@ -40,6 +40,17 @@ test('all reports: the JSON writer matches JSON.stringify on random inputs', () 
   );
 });
 
+test('the same input gives byte-identical reports, run after run and interleaved with others', () => {
+  const plan = catalog.find('au.pay.take-home')!;
+  const facts = payFacts(270833, 'monthly', false);
+  const first = runCalculatorJson(plan, facts);
+  for (const other of [payFacts(1, 'weekly', true), payFacts(99999999, 'fortnightly', false)]) runCalculatorJson(plan, other);
+  const again = runCalculatorJson(plan, structuredClone(facts));
+  assert.ok(first.ok && again.ok);
+  if (first.ok && again.ok) assert.is(again.json, first.json);
+  assert.is(JSON.stringify(runCalculator(plan, facts)), JSON.stringify(runCalculator(plan, facts)));
+});
+
 test('failures are the same either way', () => {
   const plan = catalog.find('au.pay.take-home')!;
   assert.equal(runCalculatorJson(plan, { nope: 1 }), runCalculator(plan, { nope: 1 }));
