@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { nextRequest, seededRandom, type PlannedRequest } from './load-traffic.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
+import { nextRequest, type PlannedRequest } from './load-traffic.ts';
 
 /** How one level of load is run: closed loop, `concurrency` clients each with one request in flight. */
 export interface LevelPlan {

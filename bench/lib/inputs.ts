@@ -2,18 +2,9 @@ import type { CalculatorPlan } from '../../engine/index.ts';
 import type { AnnualFacts, PayFacts } from './direct.ts';
 import { prepareDirectAnnual } from './direct.ts';
 import { stepProviding, tableOf } from './plan-values.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
-/** A small deterministic generator (mulberry32), so every run measures the same inputs. */
-export function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 const PERIODS = ['weekly', 'fortnightly', 'monthly'] as const;
 
@@ -44,7 +35,7 @@ export function takeHomeInputs(plan: CalculatorPlan, count: number, seed = 1): P
   const scales = [tableOf(step, 'withholding-scale-1'), tableOf(step, 'withholding-scale-2')].map((table) =>
     segments(table.rows.flatMap((row) => (row.bound ? [row.bound.toNumber()] : []))),
   );
-  const random = randomSource(seed);
+  const random = seededRandom(seed);
   const inputs: PayFacts[] = [];
   for (let index = 0; index < count; index++) {
     const claimed = random() < 0.5;
@@ -65,7 +56,7 @@ export function takeHomeInputs(plan: CalculatorPlan, count: number, seed = 1): P
  */
 export function annualInputs(plan: CalculatorPlan, count: number, seed = 2): AnnualFacts[] {
   const ranges = segments(prepareDirectAnnual(plan).bounds.map((bound) => bound.toNumber()));
-  const random = randomSource(seed);
+  const random = seededRandom(seed);
   const inputs: AnnualFacts[] = [];
   for (let index = 0; index < count; index++) {
     const [low, high] = ranges[Math.floor(random() * ranges.length)]!;

@@ -18,6 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { formatDiagnostic, loadPacks, runExamples, type LoadedPacks } from '../../engine/index.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -69,17 +70,6 @@ export function sourcePacks(): SourcePack[] {
 // ---------------------------------------------------------------------------------------------
 // Randomness and hostile material
 
-/** mulberry32: small, fast and the same on every platform, so a seed always names the same mutant. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
