@@ -12,7 +12,7 @@ export function formatDiff(oldLabel: string, newLabel: string, sections: readonl
   if (quiet.length > 0) lines.push('', `No change: ${quiet.join(', ')}`);
   lines.push(`${plural(unchangedResults, 'example case')} ${unchangedResults === 1 ? 'gives' : 'give'} the same figures in both versions`);
   const changes = sections.reduce((sum, section) => sum + section.lines.filter((line) => /^[-+~] /.test(line)).length, 0);
-  lines.push('', changes === 0 ? 'NO CHANGE' : `CHANGED: ${plural(changes, 'item')} differ`);
+  lines.push('', changes === 0 ? 'NO CHANGE' : `CHANGED: ${plural(changes, 'item')} ${changes === 1 ? 'differs' : 'differ'}`);
   return `${lines.join('\n')}\n`;
 }
 
