@@ -9,7 +9,6 @@ export { PAGE_STATUSES, PAGE_TYPES, PRIMARY_READERS, type PageStatus, type PageT
 export { pagesMissingFromNavigation, type NavigationItem, type NavigationPageItem } from './lib/navigation.ts';
 export { SEARCH_RESULT_LIMIT, type SearchResult } from './lib/search.ts';
 export { EXCERPT_MAX_LENGTH } from './lib/excerpt.ts';
-export { checkDocsQuery, DOCS_QUERY_LIMITS, type DocsQueryParameter } from './lib/query.ts';
 export { DOCS_PATH_PATTERN_SOURCE } from './lib/paths.ts';
 export { DocsBuildError, formatProblem, type DocsProblem } from './lib/problems.ts';
 export { referencePages, referencePath } from './reference/generate.ts';

@@ -6,7 +6,6 @@ import * as docsSite from '../../docs-site/index.ts';
 test('the public entry exports exactly these runtime values', () => {
   assert.equal(Object.keys(docsSite).sort(), [
     'DOCS_PATH_PATTERN_SOURCE',
-    'DOCS_QUERY_LIMITS',
     'DocsBuildError',
     'EXCERPT_MAX_LENGTH',
     'PAGE_STATUSES',
@@ -14,7 +13,6 @@ test('the public entry exports exactly these runtime values', () => {
     'PRIMARY_READERS',
     'SEARCH_RESULT_LIMIT',
     'buildDocsSite',
-    'checkDocsQuery',
     'formatProblem',
     'pagesMissingFromNavigation',
     'referencePages',
