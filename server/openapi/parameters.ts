@@ -1,3 +1,4 @@
+import { DOCS_PATH_PATTERN_SOURCE } from '../../docs-site/index.ts';
 import type { JsonSchema } from '../../engine/index.ts';
 import { HELP_MODES } from './components.ts';
 
@@ -46,9 +47,9 @@ export const CALCULATOR_QUERY: QueryParameter = {
 export const DOCS_PATH_QUERY: QueryParameter = {
   name: 'path',
   required: true,
-  schema: { type: 'string', minLength: 1, maxLength: 256, pattern: '^/[a-z0-9-]+(/[a-z0-9-]+)*$', examples: ['/overview'] },
+  schema: { type: 'string', minLength: 1, maxLength: 256, pattern: DOCS_PATH_PATTERN_SOURCE, examples: ['/overview'] },
   description: 'Documentation page path, e.g. /guides/read-a-trace.',
-  rule: 'be 1 to 256 characters matching ^/[a-z0-9-]+(/[a-z0-9-]+)*$',
+  rule: `be 1 to 256 characters matching ${DOCS_PATH_PATTERN_SOURCE}`,
 };
 
 export const DOCS_TERM_QUERY: QueryParameter = {
