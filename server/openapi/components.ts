@@ -1,4 +1,4 @@
-import { PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
 import { reportSchemas, type Catalog, type JsonSchema } from '../../engine/index.ts';
 
 /** A reference to a named component schema. */
@@ -252,7 +252,7 @@ function docsSchemas(): Record<string, JsonSchema> {
     DocsPage: object({
       frontmatter: object({ description: text, status: { const: 'published' }, title: text }),
       markdown: { type: 'string' },
-      path: { type: 'string', minLength: 1, maxLength: 256, pattern: '^/[a-z0-9-]+(/[a-z0-9-]+)*$' },
+      path: { type: 'string', minLength: 1, maxLength: 256, pattern: DOCS_PATH_PATTERN_SOURCE },
       slugs: { type: 'array', items: text },
       source: text,
     }),
