@@ -18,13 +18,10 @@ export {
 export { factHelp, type FactHelp } from './catalog/help.ts';
 export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
 export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';
-export { OPERATORS } from './expressions/compile.ts';
 export type { SourceRefJson } from './expressions/values.ts';
-export { packSchemaPath, PACK_FILE_KINDS, type PackFileKind } from './load/schemas.ts';
-export { formatDiagnostic, isGraphIssue, GRAPH_ISSUE_KINDS, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
+export { formatDiagnostic, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
 export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
 export { suggest } from './model/suggest.ts';
-export { BUILT_IN_ROUNDING_MODES } from './money/rounding.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, runCalculator, runCalculatorJson, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
 export type { CalculatorPlan } from './run/plan.ts';

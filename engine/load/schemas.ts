@@ -8,11 +8,6 @@ export type PackFileKind = (typeof PACK_FILE_KINDS)[number];
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);
 
-/** Path of the JSON Schema for a kind of pack file, for editors and docs. */
-export function packSchemaPath(kind: PackFileKind): string {
-  return new URL(`${kind}.schema.json`, SCHEMA_DIR).pathname;
-}
-
 let validators: Map<PackFileKind | 'fact', ValidateFunction> | undefined;
 
 /** Compiles the pack-format schemas once per process; `fact` checks one entry of facts.yaml. */

@@ -33,11 +33,6 @@ export interface Diagnostic {
   location: SourceLocation;
 }
 
-/** True for the kinds that the API reports as GraphValidationIssue. */
-export function isGraphIssue(diagnostic: Diagnostic): diagnostic is Diagnostic & { kind: GraphIssueKind } {
-  return (GRAPH_ISSUE_KINDS as readonly string[]).includes(diagnostic.kind);
-}
-
 /** `file:line:col kind message`, the form every tool prints. */
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const { file, line, column } = diagnostic.location;

@@ -4,7 +4,7 @@ import type { ParameterRead, ResolvedParameter, SourceRefJson, Value } from '../
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { CalculatorDef, FactDef, FactShape, LedgerComponentDef, PackDef, ReportFieldTemplate, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
-import type { CheckedPack } from '../validate/check-pack.ts';
+import { reportFacts, type CheckedPack } from '../validate/check-pack.ts';
 import { compileSchema } from './decode.ts';
 import { resolveParameter, sourceRefOf } from './parameters.ts';
 import { decoderOf, encoderOf, jsonSchemaOf, type JsonSchema } from './shapes.ts';
@@ -82,7 +82,7 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       for (const required of rule.requires) place(required);
       order.push(rule);
     };
-    for (const factId of [...def.outputFacts, ...templateFacts(def.report)]) place(factId);
+    for (const factId of [...def.outputFacts, ...reportFacts(def.report)]) place(factId);
 
     const slotOf = new Map<string, number>();
     const slot = (factId: string) => {
@@ -167,17 +167,6 @@ function ledgerFormula(components: readonly LedgerComponentDef[]): string {
     .filter((component) => component.effect !== 'informational')
     .map((component, index) => (component.effect === 'subtractive' ? `${index === 0 ? '−' : ' − '}${component.fact}` : `${index === 0 ? '' : ' + '}${component.fact}`))
     .join('');
-}
-
-function templateFacts(template: ReportObjectTemplate): string[] {
-  return Object.values(template.fields).flatMap((field): string[] => {
-    if ('fields' in field) return templateFacts(field);
-    if ('money' in field) return [field.money.split('.')[0]!];
-    if ('fact' in field) return [field.fact.split('.')[0]!];
-    if ('trace' in field) return [field.trace];
-    if ('ledgerComponents' in field) return [field.ledgerComponents];
-    return [];
-  });
 }
 
 /** The sources a step's trace shows: its rule's, then those of the parameter values it read. */

@@ -1,9 +1,8 @@
 import type Router from '@koa/router';
-import type { InputIssue } from '../../engine/index.ts';
+import { factHelp, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
 import type { AppContext, RequestState } from '../context.ts';
-import { factHelp } from '../../engine/index.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
