@@ -21,6 +21,7 @@ export { runExamples, type ExampleMismatch, type ExampleResult } from './example
 export type { SourceRefJson } from './expressions/values.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
 export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
+export { Decimal } from './money/decimal.ts';
 export { suggest } from './model/suggest.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, runCalculator, runCalculatorJson, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';

@@ -1,5 +1,5 @@
 import type { CalculatorPlan } from '../../engine/index.ts';
-import { Decimal } from '../../engine/money/decimal.ts';
+import { Decimal } from '../../engine/index.ts';
 import { cell, scalarOf, stepProviding, tableOf, type ResolvedRow } from './plan-values.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CalculatorPlan } from '../../engine/index.ts';
-import type { Decimal } from '../../engine/money/decimal.ts';
+import type { Decimal } from '../../engine/index.ts';
 
 /**
  * Read-only access to the values a loaded plan resolved for its tax year, so that bench code

@@ -12,7 +12,18 @@ export interface Scenario {
 }
 
 type Money = { cents: number };
-type Report = Record<string, any>;
+/** The parts of the take-home and annual reports that the benchmarks read back. */
+type Ledger = { components: Array<{ id: string; amount: Money }> };
+type Report = {
+  taxablePay: Money; withholdings: Ledger; withholdingsTotal: Money; netPay: Money;
+  ledger: Ledger; rawLiability: Money; liability: Money;
+};
+
+function componentCents(ledger: Ledger, id: string): number {
+  const component = ledger.components.find((entry) => entry.id === id);
+  if (!component) throw new Error(`the report has no ${id} component`);
+  return component.amount.cents;
+}
 
 function report(plan: CalculatorPlan, facts: unknown): Report {
   const outcome = runCalculator(plan, facts);
@@ -60,13 +71,13 @@ export function scenarios(setup: BenchSetup): Scenario[] {
   const payMask = payInputs.length - 1;
   const yearMask = yearly.length - 1;
   return [
-    { id: 'take-home.report', calculator: 'take-home', label: 'runCalculator: report with full trace', run: (i) => (report(takeHome, payInputs[i & payMask]).netPay as Money).cents },
+    { id: 'take-home.report', calculator: 'take-home', label: 'runCalculator: report with full trace', run: (i) => report(takeHome, payInputs[i & payMask]).netPay.cents },
     { id: 'take-home.json', calculator: 'take-home', label: 'runCalculatorJson: report text (as served)', run: (i) => reportText(takeHome, payInputs[i & payMask]).length },
     { id: 'take-home.report-stringify', calculator: 'take-home', label: 'runCalculator + JSON.stringify', run: (i) => JSON.stringify(report(takeHome, payInputs[i & payMask])).length },
     { id: 'take-home.facts', calculator: 'take-home', label: 'computeFacts: no report, no trace', run: (i) => (factsOf(takeHome, payInputs[i & payMask]).get('netPay') as Money).cents },
     { id: 'take-home.validate', calculator: 'take-home', label: 'plan.validateFacts only (Ajv)', run: (i) => (takeHome.validateFacts(payInputs[i & payMask]) ? 1 : 0) },
     { id: 'take-home.direct', calculator: 'take-home', label: 'direct decimal.js computation', run: (i) => directTakeHome.compute(payInputs[i & payMask]!).netPay },
-    { id: 'annual.report', calculator: 'annual', label: 'runCalculator: report with full trace', run: (i) => (report(annual, yearly[i & yearMask]).liability as Money).cents },
+    { id: 'annual.report', calculator: 'annual', label: 'runCalculator: report with full trace', run: (i) => report(annual, yearly[i & yearMask]).liability.cents },
     { id: 'annual.json', calculator: 'annual', label: 'runCalculatorJson: report text (as served)', run: (i) => reportText(annual, yearly[i & yearMask]).length },
     { id: 'annual.report-stringify', calculator: 'annual', label: 'runCalculator + JSON.stringify', run: (i) => JSON.stringify(report(annual, yearly[i & yearMask])).length },
     { id: 'annual.facts', calculator: 'annual', label: 'computeFacts: no report, no trace', run: (i) => (factsOf(annual, yearly[i & yearMask]).get('liability') as Money).cents },
@@ -84,7 +95,7 @@ export function engineTakeHomeFigures(plan: CalculatorPlan, facts: PayFacts): { 
     facts: { taxablePay: cents('taxablePay'), paygWithholding: cents('paygWithholding'), withholdingsTotal: cents('withholdingsTotal'), netPay: cents('netPay') },
     report: {
       taxablePay: served.taxablePay.cents,
-      paygWithholding: served.withholdings.components.find((component: Report) => component.id === 'payg-withholding').amount.cents,
+      paygWithholding: componentCents(served.withholdings, 'payg-withholding'),
       withholdingsTotal: served.withholdingsTotal.cents,
       netPay: served.netPay.cents,
     },
@@ -96,7 +107,7 @@ export function engineAnnualFigures(plan: CalculatorPlan, facts: AnnualFacts): {
   const computed = factsOf(plan, facts);
   const cents = (id: string) => (computed.get(id) as Money).cents;
   const served = report(plan, facts);
-  const component = (id: string) => served.ledger.components.find((entry: Report) => entry.id === id).amount.cents as number;
+  const component = (id: string) => componentCents(served.ledger, id);
   return {
     facts: { incomeTax: cents('incomeTax'), lowIncomeTaxOffset: cents('lowIncomeTaxOffset'), medicareLevy: cents('medicareLevy'), rawLiability: cents('rawLiability'), liability: cents('liability') },
     report: {

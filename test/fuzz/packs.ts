@@ -14,7 +14,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { formatDiagnostic, loadPacks, runExamples, type LoadedPacks } from '../../engine/index.ts';

@@ -1,0 +1,49 @@
+// Lint: typescript-eslint's recommended rules, plus the module boundaries the design depends on.
+// The engine knows no HTTP and no tools; everything outside it uses only its public entry
+// (engine/index.ts); and no module reaches itself through its imports.
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+
+const KOA = ['koa', 'koa-*', '@koa/*'];
+const ENGINE_INTERNALS = {
+  group: ['**/engine/**', '!**/engine/index.ts'],
+  message: 'Use the engine through its public entry, engine/index.ts.',
+};
+
+export default tseslint.config(
+  // test/fixtures/lint holds deliberately broken modules that test/lint lints on purpose.
+  { ignores: ['node_modules/**', 'dist/**', '**/*.d.ts', 'test/fixtures/lint/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.js'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/extensions': ['.ts', '.js'] },
+    rules: {
+      'import-x/no-cycle': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests read JSON answers whose shape they assert at run time.
+    files: ['test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['engine/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [],
+        patterns: [
+          { group: ['**/server/**', '**/tools/**', '**/docs-site/**', '**/bench/**'], message: 'The engine imports nothing from the service, the tools or the docs.' },
+          { group: KOA, message: 'The engine knows no HTTP.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['server/**', 'tools/**', 'docs-site/**', 'bench/**', 'bin/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS] }],
+    },
+  },
+);

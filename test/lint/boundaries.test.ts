@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+// The lint configuration is what enforces the module boundaries, so these tests prove its rules fire
+// on deliberately broken modules (test/fixtures/lint), and that the project itself is clean.
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const fixtures = join(root, 'test/fixtures/lint');
+const eslint = new ESLint({ cwd: root, ignore: false });
+
+/** Lints a fixture's text as though it lived at `pretendPath` in the project, and returns the rules that fired. */
+async function rulesFiredAt(fixture: string, pretendPath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(readFileSync(join(fixtures, fixture), 'utf8'), { filePath: join(root, pretendPath) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+test('the engine may not import Koa', async () => {
+  assert.equal(await rulesFiredAt('engine/knows-http.ts', 'engine/knows-http.ts'), ['no-restricted-imports']);
+});
+
+test('the same import is allowed in the service', async () => {
+  assert.equal(await rulesFiredAt('engine/knows-http.ts', 'server/knows-http.ts'), []);
+});
+
+test('the service may not reach inside the engine', async () => {
+  assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'server/reaches-inside.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'tools/reaches-inside.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'bench/reaches-inside.ts'), ['no-restricted-imports']);
+});
+
+test('two modules that import each other are a cycle', async () => {
+  const results = await eslint.lintFiles([join(fixtures, 'engine/cycle-first.ts'), join(fixtures, 'engine/cycle-second.ts')]);
+  const fired = results.flatMap((result) => result.messages.map((message) => message.ruleId));
+  assert.equal(fired, ['import-x/no-cycle', 'import-x/no-cycle']);
+});
+
+test.run();
