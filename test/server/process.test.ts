@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE_PACKS, money, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
-// The service as `npm start` runs it: a separate process, configured by its environment.
-const TSX = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+// The service as a separate process, configured by its environment. Node runs it with tsx as a
+// loader, in one process: the tsx launcher puts a process of its own in between, which does not
+// reliably relay a signal to the server (the cause of this test's old failures).
 
 interface Started {
   child: ChildProcess;
@@ -17,7 +19,7 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(TSX, ['server/main.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', CALC_CONCURRENCY: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', CALC_CONCURRENCY: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -30,6 +32,20 @@ function start(env: Record<string, string>): Promise<Started> {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     void exited.then((code) => reject(Object.assign(new Error(`exited with ${code}`), { output, code })));
   });
+}
+
+/** A POST whose `written` settles once the request is entirely written to the socket. */
+function postWritten(url: string, body: string): { written: Promise<void>; status: Promise<number> } {
+  let written!: Promise<void>;
+  const status = new Promise<number>((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    written = new Promise((done) => request.end(body, () => done()));
+  });
+  return { written, status };
 }
 
 async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -48,14 +64,11 @@ test('the service starts, answers, and on SIGTERM finishes the request in flight
     const service = await start({ RULEPACKS_DIR: [SHIPPED_PACKS, slowPack].join(delimiter) });
     const health = await fetch(`${service.url}/api/health`);
     assert.equal(await health.json(), { service: 'tax-rules-api', status: 'ok' });
-    const inFlight = fetch(`${service.url}/api/v1/calculators/test.slow/calculate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ facts: { step0: money(100_000_000) } }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The signal goes only once the whole request has been handed to the socket: it was sent first.
+    const inFlight = postWritten(`${service.url}/api/v1/calculators/test.slow/calculate`, JSON.stringify({ facts: { step0: money(100_000_000) } }));
+    await inFlight.written;
     service.child.kill('SIGTERM');
-    assert.is((await inFlight).status, 200);
+    assert.is(await inFlight.status, 200);
     assert.is(await service.exited, 0);
     assert.match(service.output(), /"event":"stopping","signal":"SIGTERM"/);
     // One log line per request, without values.
