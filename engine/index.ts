@@ -18,7 +18,10 @@ export {
 export { factHelp, type FactHelp } from './catalog/help.ts';
 export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
 export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';
+export { parseFormula, type FormulaNames, type FormulaProblem, type ParsedFormula } from './expressions/formula-parse.ts';
+export { FORMULA_WIDTH, renderFormula } from './expressions/formula-render.ts';
 export type { SourceRefJson } from './expressions/values.ts';
+export { formulaNames } from './load/formula.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
 export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
 export { Decimal } from './money/decimal.ts';

@@ -3,6 +3,8 @@ import { Decimal, isDecimal } from '../money/decimal.ts';
 import { roundingFunction, type RoundingMode } from '../money/rounding.ts';
 import type { TableSpec, ValueUnit } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
+import { renderFormula } from './formula-render.ts';
+import { spellingOf } from './formula-syntax.ts';
 import { EvaluationFailure, RowValue, TableValue, type Scope, type TableRow, type Value } from './values.ts';
 
 /** What the checker knows about a value before any request arrives. */
@@ -34,7 +36,7 @@ export type Evaluator = (scope: Scope) => Value;
 export interface CompiledExpression {
   evaluate: Evaluator;
   type: StaticType;
-  /** A readable rendering of the expression. */
+  /** The expression as formula text, on one line. */
   formula: string;
   /** How many `let` slots one evaluation needs. */
   letCount: number;
@@ -45,12 +47,10 @@ export interface CompiledExpression {
 interface Node {
   evaluate: Evaluator;
   type: StaticType;
-  text: string;
-  /** Binding strength of the rendered text, for parentheses. */
-  precedence: number;
+  /** The json-logic it was compiled from, to name it in messages. */
+  source: unknown;
 }
 
-const ATOM = 100;
 const NUMBER: StaticType = { kind: 'number' };
 const BOOLEAN: StaticType = { kind: 'boolean' };
 const STRING: StaticType = { kind: 'string' };
@@ -109,18 +109,16 @@ export function compileExpression(
 
   const fail = (path: (string | number)[], message: string): Node => {
     problems.push({ message, path });
-    return { evaluate: () => null, type: UNKNOWN, text: '?', precedence: ATOM };
+    return { evaluate: () => null, type: UNKNOWN, source: null };
   };
 
   const compile = (node: unknown, path: (string | number)[]): Node => {
     if (typeof node === 'number') {
       const value = new Decimal(String(node));
-      return { evaluate: () => value, type: NUMBER, text: String(node), precedence: ATOM };
+      return { evaluate: () => value, type: NUMBER, source: node };
     }
-    if (typeof node === 'boolean') return { evaluate: () => node, type: BOOLEAN, text: String(node), precedence: ATOM };
-    if (typeof node === 'string') {
-      return { evaluate: () => node, type: { kind: 'string', options: [node] }, text: JSON.stringify(node), precedence: ATOM };
-    }
+    if (typeof node === 'boolean') return { evaluate: () => node, type: BOOLEAN, source: node };
+    if (typeof node === 'string') return { evaluate: () => node, type: { kind: 'string', options: [node] }, source: node };
     if (node === null || Array.isArray(node)) {
       return fail(path, node === null ? 'null is not a value here' : 'a list is only allowed as the operands of an operator');
     }
@@ -146,7 +144,7 @@ export function compileExpression(
         return compileRound(args, argPath, [...path, operator]);
       default: {
         const operands = args.map((arg, index) => compile(arg, argPath(index)));
-        return compileOperation(operator, operands, [...path, operator], fail);
+        return { ...compileOperation(operator, operands, [...path, operator], fail), source: node };
       }
     }
   };
@@ -180,7 +178,7 @@ export function compileExpression(
       ? ((slot) => (scope: Scope) => scope.lets[slot]!)(bound.slot)
       : ((index) => (scope: Scope) => scope.facts[index]!)(fact!.index);
     const evaluate = steps.length === 0 ? read : (scope: Scope) => steps.reduce(readField, read(scope));
-    return { evaluate, type, text: args[0], precedence: ATOM };
+    return { evaluate, type, source: { var: args[0] } };
   };
 
   const compileParam = (args: unknown[], namePath: (string | number)[], opPath: (string | number)[]): Node => {
@@ -196,7 +194,7 @@ export function compileExpression(
       if (!(resolved.value instanceof TableValue)) scope.reads.push({ parameterIndex: index });
       return resolved.value;
     };
-    return { evaluate, type: parameter.type, text: args[0], precedence: ATOM };
+    return { evaluate, type: parameter.type, source: { param: args[0] } };
   };
 
   const compileLet = (args: unknown[], path: (string | number)[], operator: string): Node => {
@@ -205,7 +203,6 @@ export function compileExpression(
       return fail([...path, operator], '`let` takes [{name: expression, ...}, body]');
     }
     const depth = lets.length;
-    const parts: string[] = [];
     const steps: { slot: number; evaluate: Evaluator }[] = [];
     for (const [name, valueExpression] of Object.entries(bindings)) {
       const bindingPath = [...path, operator, 0, name];
@@ -219,7 +216,6 @@ export function compileExpression(
       letNames.push(name);
       lets.push({ name, slot, type: value.type });
       steps.push({ slot, evaluate: value.evaluate });
-      parts.push(`${name} = ${value.text}`);
     }
     const result = compile(body, [...path, operator, 1]);
     lets.length = depth;
@@ -227,7 +223,7 @@ export function compileExpression(
       for (const step of steps) scope.lets[step.slot] = step.evaluate(scope);
       return result.evaluate(scope);
     };
-    return { evaluate, type: result.type, text: `let ${parts.join('; ')} in ${result.text}`, precedence: 10 };
+    return { evaluate, type: result.type, source: { [operator]: args } };
   };
 
   const compileRound = (args: unknown[], argPath: (index: number) => (string | number)[], opPath: (string | number)[]): Node => {
@@ -240,7 +236,7 @@ export function compileExpression(
     const amount = compile(args[1], argPath(1));
     expectType(amount, NUMBER, argPath(1));
     const apply = roundingFunction(mode);
-    return { evaluate: (scope) => apply(amount.evaluate(scope) as Decimal), type: NUMBER, text: `${mode.name}(${amount.text})`, precedence: ATOM };
+    return { evaluate: (scope) => apply(amount.evaluate(scope) as Decimal), type: NUMBER, source: { round: args } };
   };
 
   const expectType = (node: Node, expected: StaticType, path: (string | number)[]) => {
@@ -249,7 +245,7 @@ export function compileExpression(
 
   const root = compile(expression, []);
   if (problems.length > 0) return { problems };
-  return { compiled: { evaluate: root.evaluate, type: root.type, formula: root.text, letCount: letNames.length, letNames }, problems };
+  return { compiled: { evaluate: root.evaluate, type: root.type, formula: renderFormula(expression), letCount: letNames.length, letNames }, problems };
 }
 
 function readField(value: Value, field: string): Value {
@@ -262,13 +258,12 @@ function compileOperation(
   operands: Node[],
   path: (string | number)[],
   fail: (path: (string | number)[], message: string) => Node,
-): Node {
+): Omit<Node, 'source'> {
   const count = operands.length;
-  const need = (ok: boolean, what: string) => (ok ? undefined : fail(path, `\`${operator}\` takes ${what}`));
+  const spelling = spellingOf(operator);
+  const need = (ok: boolean, what: string) => (ok ? undefined : fail(path, `\`${spelling}\` takes ${what}`));
   const allOf = (kind: StaticType['kind'], what: string) =>
-    operands.every((operand) => fits(operand.type, kind)) ? undefined : fail(path, `\`${operator}\` takes ${what}`);
-  const wrap = (operand: Node, precedence: number) => (operand.precedence < precedence ? `(${operand.text})` : operand.text);
-  const infix = (symbol: string, precedence: number) => operands.map((operand, index) => wrap(operand, index === 0 ? precedence : precedence + 1)).join(` ${symbol} `);
+    operands.every((operand) => fits(operand.type, kind)) ? undefined : fail(path, `\`${spelling}\` takes ${what}`);
   const numbers = (scope: Scope) => operands.map((operand) => asNumber(operand.evaluate(scope), operator));
 
   switch (operator) {
@@ -285,15 +280,13 @@ function compileOperation(
       }
       const known = branches.map(({ operand }) => operand.type).filter((type) => type.kind !== 'unknown');
       const type = known.length === branches.length ? mergeTypes(known) : resultType;
-      const parts: string[] = [];
-      for (let index = 0; index + 1 < count; index += 2) parts.push(`if ${operands[index]!.text} then ${wrap(operands[index + 1]!, 11)}`);
       const evaluate = (scope: Scope): Value => {
         for (let index = 0; index + 1 < count; index += 2) {
           if (operands[index]!.evaluate(scope) === true) return operands[index + 1]!.evaluate(scope);
         }
         return operands[count - 1]!.evaluate(scope);
       };
-      return { evaluate, type, text: `${parts.join(' else ')} else ${wrap(operands[count - 1]!, 11)}`, precedence: 10 };
+      return { evaluate, type };
     }
     case 'and':
     case 'or': {
@@ -304,20 +297,20 @@ function compileOperation(
         for (const operand of operands) if ((operand.evaluate(scope) === true) !== isAnd) return !isAnd;
         return isAnd;
       };
-      return { evaluate, type: BOOLEAN, text: infix(operator, isAnd ? 40 : 30), precedence: isAnd ? 40 : 30 };
+      return { evaluate, type: BOOLEAN };
     }
     case '!': {
       const problem = need(count === 1, 'one operand') ?? allOf('boolean', 'a true or false operand');
       if (problem) return problem;
       const [operand] = operands as [Node];
-      return { evaluate: (scope) => operand.evaluate(scope) !== true, type: BOOLEAN, text: `not ${wrap(operand, 90)}`, precedence: 90 };
+      return { evaluate: (scope) => operand.evaluate(scope) !== true, type: BOOLEAN };
     }
     case '===':
     case '!==': {
       const problem = need(count === 2, 'two operands');
       if (problem) return problem;
       const [left, right] = operands as [Node, Node];
-      if (left.type.kind !== right.type.kind && left.type.kind !== 'unknown' && right.type.kind !== 'unknown') return fail(path, `\`${operator}\` compares values of the same type; found ${describe(left.type)} and ${describe(right.type)}`);
+      if (left.type.kind !== right.type.kind && left.type.kind !== 'unknown' && right.type.kind !== 'unknown') return fail(path, `\`${spelling}\` compares values of the same type; found ${describe(left.type)} and ${describe(right.type)}`);
       const optionProblem = checkOptions(left, right) ?? checkOptions(right, left);
       if (optionProblem) return fail(path, optionProblem);
       const equal = operator === '===';
@@ -327,7 +320,7 @@ function compileOperation(
         const same = isDecimal(a) && isDecimal(b) ? a.eq(b) : a === b;
         return same === equal;
       };
-      return { evaluate, type: BOOLEAN, text: infix(equal ? '=' : '≠', 50), precedence: 50 };
+      return { evaluate, type: BOOLEAN };
     }
     case '<':
     case '<=':
@@ -342,7 +335,7 @@ function compileOperation(
         for (let index = 0; index + 1 < values.length; index++) if (!test(values[index]!, values[index + 1]!)) return false;
         return true;
       };
-      return { evaluate, type: BOOLEAN, text: infix(operator.replace('<=', '≤').replace('>=', '≥'), 50), precedence: 50 };
+      return { evaluate, type: BOOLEAN };
     }
     case '+':
     case '*': {
@@ -357,18 +350,18 @@ function compileOperation(
         }
         return total;
       };
-      return { evaluate, type: NUMBER, text: infix(isSum ? '+' : '×', isSum ? 60 : 70), precedence: isSum ? 60 : 70 };
+      return { evaluate, type: NUMBER };
     }
     case '-': {
       const problem = need(count === 1 || count === 2, 'one or two numbers') ?? allOf('number', 'numbers');
       if (problem) return problem;
       if (count === 1) {
         const [operand] = operands as [Node];
-        return { evaluate: (scope) => asNumber(operand.evaluate(scope), operator).neg(), type: NUMBER, text: `−${wrap(operand, 90)}`, precedence: 90 };
+        return { evaluate: (scope) => asNumber(operand.evaluate(scope), operator).neg(), type: NUMBER };
       }
       const [left, right] = operands as [Node, Node];
       const evaluate = (scope: Scope): Value => asNumber(left.evaluate(scope), operator).sub(asNumber(right.evaluate(scope), operator));
-      return { evaluate, type: NUMBER, text: infix('−', 60), precedence: 60 };
+      return { evaluate, type: NUMBER };
     }
     case '/':
     case '%': {
@@ -382,7 +375,7 @@ function compileOperation(
         const dividend = asNumber(left.evaluate(scope), operator);
         return isDivision ? dividend.div(divisor) : dividend.mod(divisor);
       };
-      return { evaluate, type: NUMBER, text: infix(isDivision ? '÷' : 'mod', 70), precedence: 70 };
+      return { evaluate, type: NUMBER };
     }
     case 'min':
     case 'max': {
@@ -397,18 +390,17 @@ function compileOperation(
         }
         return best;
       };
-      return { evaluate, type: NUMBER, text: `${operator}(${operands.map((operand) => operand.text).join(', ')})`, precedence: ATOM };
+      return { evaluate, type: NUMBER };
     }
     case 'bracket':
     case 'progressive': {
       const problem = need(count === 2, '[table, amount]');
       if (problem) return problem;
       const [table, amount] = operands as [Node, Node];
-      if (table.type.kind === 'unknown' || amount.type.kind === 'unknown') return { evaluate: () => null, type: UNKNOWN, text: `${operator}(?)`, precedence: ATOM };
+      if (table.type.kind === 'unknown' || amount.type.kind === 'unknown') return { evaluate: () => null, type: UNKNOWN };
       if (table.type.kind !== 'table') return fail([...path, 0], `\`${operator}\` needs a bracket-table parameter as its first operand`);
       if (amount.type.kind !== 'number') return fail([...path, 1], `\`${operator}\` needs an amount as its second operand`);
       const tableType = table.type;
-      const text = `${operator}(${table.text}, ${amount.text})`;
       if (operator === 'bracket') {
         const evaluate = (scope: Scope): Value => {
           const value = table.evaluate(scope) as TableValue;
@@ -416,7 +408,7 @@ function compileOperation(
           scope.reads.push({ parameterIndex: value.parameterIndex, row });
           return new RowValue(value, row);
         };
-        return { evaluate, type: { kind: 'row', parameters: tableType.parameters, columns: tableType.spec.columns }, text, precedence: ATOM };
+        return { evaluate, type: { kind: 'row', parameters: tableType.parameters, columns: tableType.spec.columns } };
       }
       if (tableType.spec.bound !== 'from' || tableType.spec.columns.rate !== 'ratio') {
         return fail([...path, 0], '`progressive` needs a table whose rows start `from` a bound and have a `rate` ratio column');
@@ -428,7 +420,7 @@ function compileOperation(
         scope.reads.push({ parameterIndex: value.parameterIndex, row });
         return row.amountBelow!.add((row.cells.rate as Decimal).mul(base.sub(row.bound!)));
       };
-      return { evaluate, type: NUMBER, text, precedence: ATOM };
+      return { evaluate, type: NUMBER };
     }
   }
   return fail(path, `\`${operator}\` is not implemented`);
@@ -470,12 +462,12 @@ function mergeTypes(types: StaticType[]): StaticType {
 /** A literal compared with a selection fact must be one of the selection's options. */
 function checkOptions(variable: Node, literal: Node): string | undefined {
   if (variable.type.kind !== 'string' || literal.type.kind !== 'string') return undefined;
-  if (variable.text.startsWith('"') || !literal.text.startsWith('"')) return undefined;
+  if (typeof variable.source === 'string' || typeof literal.source !== 'string') return undefined;
   const options = variable.type.options;
   const value = literal.type.options?.[0];
   if (!options || value === undefined || options.includes(value)) return undefined;
   const hint = suggestion(value, options);
-  return `\`${variable.text}\` is never ${JSON.stringify(value)}; it is one of ${options.join(', ')}${hint ? ` (${hint})` : ''}`;
+  return `\`${renderFormula(variable.source)}\` is never ${JSON.stringify(value)}; it is one of ${options.join(', ')}${hint ? ` (${hint})` : ''}`;
 }
 
 function describe(type: StaticType): string {

@@ -11,6 +11,7 @@ import type {
   RuleDef,
   SourceDef,
 } from '../model/pack.ts';
+import { readFormula } from './formula.ts';
 import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 
@@ -198,7 +199,16 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
       const at = parsed.locate([]);
       const locate = (path: (string | number)[]) => parsed.locate(path);
       if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed, valid));
-      if (kind === 'rule') pack.rules.push(buildRule(value, at, locate, valid));
+      if (kind === 'rule') {
+        const rule = buildRule(value, at, locate, valid);
+        if (valid && typeof value.formula === 'string') {
+          const read = readFormula(rule, value.formula, parsed, pack);
+          diagnostics.push(...read.diagnostics);
+          pack.rules.push(read.rule);
+        } else {
+          pack.rules.push(rule);
+        }
+      }
       if (kind === 'calculator') pack.calculators.push(buildCalculator(value, at, locate, valid));
       if (kind === 'examples') {
         asArray(value.examples).forEach((entry, index) => {

@@ -7,6 +7,8 @@ export interface ParsedYaml {
   value: unknown;
   /** Location of the value at `path`; with `key: true`, of the key that names it. Falls back to the nearest parent. */
   locate(path: readonly (string | number)[], options?: { key?: boolean }): SourceLocation;
+  /** Location of a character of the text value at `path`, by its offset in the value, whatever the scalar's style. */
+  locateInText(path: readonly (string | number)[], offset: number): SourceLocation;
   diagnostics: Diagnostic[];
 }
 
@@ -87,7 +89,32 @@ export function parseYaml(file: string, text: string): ParsedYaml {
     }
     return best;
   };
-  return { value, locate, diagnostics };
+  const locateInText: ParsedYaml['locateInText'] = (path, offset) => {
+    const node = document.getIn(path, true);
+    if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return locate(path);
+    return at(sourceOffset(text, node.range[0], node.range[1], node.value, offset));
+  };
+  return { value, locate, locateInText, diagnostics };
+}
+
+/**
+ * Where in the file the character at `offset` of a scalar's value was written. The value's
+ * characters appear in the source in order, apart from what the style adds (indentation, quotes,
+ * escapes) and line breaks folded into spaces, so walking both side by side finds it.
+ */
+function sourceOffset(text: string, start: number, end: number, value: string, offset: number): number {
+  let position = start;
+  if (text[position] === '|' || text[position] === '>') position = text.indexOf('\n', position) + 1;
+  else if (text[position] === '"' || text[position] === "'") position++;
+  const find = (character: string) => {
+    while (position < end && text[position] !== character && !(character === ' ' && text[position] === '\n')) position++;
+  };
+  for (let index = 0; index < Math.min(offset, value.length); index++) {
+    find(value[index]!);
+    position++;
+  }
+  if (offset < value.length) find(value[offset]!);
+  return Math.min(position, end);
 }
 
 function sameNumber(written: string, parsed: number): boolean {

@@ -98,6 +98,9 @@ export interface RuleDef {
   sourcePolicy: 'required' | 'not-required';
   allowDuplicateProvides?: boolean;
   rounding: string;
+  /** The formula as written, when the rule has one; `expression` is what it parsed into. */
+  formula?: string;
+  /** The json-logic expression the checker compiles: parsed from `formula`, or written as json-logic. */
   expression?: unknown;
   ledger?: LedgerComponentDef[];
   explanation: string;

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Evaluator } from '../expressions/compile.ts';
+import { renderFormula } from '../expressions/formula-render.ts';
 import type { ParameterRead, ResolvedParameter, SourceRefJson, Value } from '../expressions/values.ts';
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
@@ -163,10 +164,25 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
 }
 
 function ledgerFormula(components: readonly LedgerComponentDef[]): string {
-  return components
-    .filter((component) => component.effect !== 'informational')
-    .map((component, index) => (component.effect === 'subtractive' ? `${index === 0 ? '−' : ' − '}${component.fact}` : `${index === 0 ? '' : ' + '}${component.fact}`))
-    .join('');
+  // Written as the expression it amounts to, so that it reads like every other formula.
+  let sum: unknown;
+  let addends: unknown[] | undefined;
+  for (const component of components) {
+    if (component.effect === 'informational') continue;
+    const amount = { var: component.fact };
+    if (sum === undefined) {
+      sum = component.effect === 'subtractive' ? { '-': [amount] } : amount;
+    } else if (component.effect === 'subtractive') {
+      sum = { '-': [sum, amount] };
+      addends = undefined;
+    } else if (addends) {
+      addends.push(amount);
+    } else {
+      addends = [sum, amount];
+      sum = { '+': addends };
+    }
+  }
+  return sum === undefined ? '' : renderFormula(sum);
 }
 
 /** The sources a step's trace shows: its rule's, then those of the parameter values it read. */

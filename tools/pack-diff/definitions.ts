@@ -1,4 +1,4 @@
-import type { PackDef, PackReport, RuleDef } from '../../engine/index.ts';
+import { renderFormula, type PackDef, type PackReport, type RuleDef } from '../../engine/index.ts';
 import { formatFigure } from '../lib/money.ts';
 import { fieldChange, listChange, pairById, period, same, text, type Section } from './compare.ts';
 import { parameterSection } from './parameters.ts';
@@ -78,10 +78,11 @@ function ruleSection(old: PackReport, now: PackReport): Section {
   return { title: 'Rules', lines };
 }
 
-/** The engine's readable formula of each rule, from the plan of a calculator that runs it; JSON for a rule no calculator runs. */
+/** The engine's readable formula of each rule, from the plan of a calculator that runs it, or rendered for a rule no calculator runs. */
 function formulas(report: PackReport): (rule: RuleDef) => string {
   const byRule = new Map(report.plans.flatMap((plan) => plan.steps.map((step) => [step.rule.id, step.formula] as const)));
-  return (rule) => byRule.get(rule.id) ?? `${text(rule.expression ?? rule.ledger)} (used by no calculator)`;
+  const unused = (rule: RuleDef) => (rule.expression !== undefined ? renderFormula(rule.expression) : text(rule.ledger));
+  return (rule) => byRule.get(rule.id) ?? `${unused(rule)} (used by no calculator)`;
 }
 
 function factSection(old: PackDef, now: PackDef): Section {
