@@ -30,7 +30,7 @@ test('every shipped rule is written as a formula, not as json-logic', () => {
 test('every shipped formula is written as the renderer lays it out: render(parse(text)) gives the text back', () => {
   for (const { pack, rule } of shippedRules) {
     const expression = parsed(rule.formula!, formulaNames(rule, pack));
-    assert.is(renderFormula(expression, { width: FORMULA_WIDTH }), rule.formula, rule.id);
+    assert.is(renderFormula(expression, { width: FORMULA_WIDTH }), rule.formula, `${rule.id} is not in the renderer's layout: run \`npm run to-formula -- rulepacks\``);
   }
 });
 

@@ -78,6 +78,21 @@ test('a long formula is written as a literal block; comments inside the expressi
   }
 });
 
+test('a formula typed in ASCII or laid out by hand is rewritten in the renderer\'s layout and symbols', () => {
+  const dir = copyOfValidPack();
+  try {
+    const file = join(dir, PACK, 'rules/levy.yaml');
+    cpSync(new URL('../fixtures/formulas/valid.yaml', import.meta.url), file);
+    const before = expressions(dir);
+    const { conversions } = convertPacks([dir], { write: true });
+    assert.equal(conversions.map(({ ruleId, change }) => [ruleId, change]), [['levy', 'formatted'], ['net-pay', 'converted']]);
+    assert.match(readFileSync(file, 'utf8'), /^formula: if grossPay = 0 then 0 else grossPay × levy-rate\nexplanation:/m);
+    assert.equal(expressions(dir), before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('leaves alone a pack with diagnostics, and a rule whose formula would not read back the same', () => {
   const dir = copyOfValidPack();
   try {

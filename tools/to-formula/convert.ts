@@ -4,10 +4,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isPair, isScalar, parse, parseDocument, type Node } from 'yaml';
 import { FORMULA_WIDTH, formatDiagnostic, formulaNames, loadPacks, parseFormula, renderFormula, type PackDef, type RuleDef } from '../../engine/index.ts';
 
-/** One rule whose json-logic `expression` is (or would be) rewritten as a `formula`. */
+/** One rule whose json-logic `expression` is (or would be) rewritten as a `formula`, or whose formula is re-laid out. */
 export interface Conversion {
   file: string;
   ruleId: string;
+  /** `converted` from json-logic, or `formatted`: a formula rewritten in the renderer's layout and symbols. */
+  change: 'converted' | 'formatted';
   formula: string;
   /** The expression held YAML comments, which the formula cannot keep. */
   droppedComments: boolean;
@@ -20,9 +22,10 @@ export interface ConversionResult {
 }
 
 /**
- * Rewrites every rule written as json-logic in the packs at or under `paths` as a formula, laid out
- * as the engine renders it. A rule is rewritten only when its formula parses back to exactly the
- * same expression, so the packs compute exactly what they did; packs with diagnostics are left alone.
+ * Rewrites every rule written as json-logic in the packs at or under `paths` as a formula, and every
+ * formula not in the renderer's layout (ASCII symbols, other line breaks) in it. A rule is rewritten
+ * only when its new formula parses back to exactly the same expression, so the packs compute exactly
+ * what they did; packs with diagnostics are left alone.
  */
 export function convertPacks(paths: readonly string[], options: { write: boolean }): ConversionResult {
   const loaded = loadPacks(paths);
@@ -34,7 +37,8 @@ export function convertPacks(paths: readonly string[], options: { write: boolean
       continue;
     }
     for (const rule of report.pack.rules) {
-      if (rule.formula !== undefined || rule.expression === undefined) continue;
+      if (rule.expression === undefined) continue;
+      if (rule.formula !== undefined && rule.formula === renderFormula(rule.expression, { width: FORMULA_WIDTH })) continue;
       const converted = convertRule(report.pack, rule, options.write);
       if (typeof converted === 'string') problems.push(converted);
       else conversions.push(converted);
@@ -53,17 +57,20 @@ function convertRule(pack: PackDef, rule: RuleDef, write: boolean): Conversion |
   }
   const text = readFileSync(file, 'utf8');
   const document = parseDocument(text);
-  const pair = isMap(document.contents) ? document.contents.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === 'expression') : undefined;
+  const change = rule.formula === undefined ? 'converted' : 'formatted';
+  const key = change === 'converted' ? 'expression' : 'formula';
+  const pair = isMap(document.contents) ? document.contents.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === key) : undefined;
   const start = (pair?.key as Node | undefined)?.range?.[0];
   let end = (pair?.value as Node | undefined)?.range?.[1];
-  if (start === undefined || end === undefined) return `${file}: rule \`${rule.id}\` has no top-level \`expression\` key to rewrite`;
+  if (start === undefined || end === undefined) return `${file}: rule \`${rule.id}\` has no top-level \`${key}\` key to rewrite`;
   while (end > start && /\s/.test(text[end - 1]!)) end--;
   const column = start - (text.lastIndexOf('\n', start - 1) + 1);
   const rewritten = text.slice(0, start) + formulaEntry(formula, column) + text.slice(end);
   const check = parse(rewritten) as Record<string, unknown>;
   if (check.formula !== formula || 'expression' in check) return `${file}: rule \`${rule.id}\`: the rewritten file does not read back as the formula; convert it by hand`;
   if (write) writeFileSync(file, rewritten);
-  return { file, ruleId: rule.id, formula, droppedComments: /(^|\s)#/m.test(text.slice(start, end)) };
+  const droppedComments = change === 'converted' && /(^|\s)#/m.test(text.slice(start, end));
+  return { file, ruleId: rule.id, change, formula, droppedComments };
 }
 
 /** `formula: …` on one line when YAML reads it back unchanged, otherwise as a literal block. */
