@@ -27,7 +27,8 @@ export type { AppDeps } from './context.ts';
 export function createApp(deps: AppDeps): Koa<RequestState> {
   const services = createServices(deps);
   const app = new Koa<RequestState>();
-  app.proxy = deps.config.trustProxy;
+  app.proxy = deps.config.trustProxyHops > 0;
+  app.maxIpsCount = deps.config.trustProxyHops;
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
 

@@ -19,8 +19,11 @@ export interface ServiceConfig {
   calcTimeoutMs: number;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
-  /** Count the first X-Forwarded-For address as the client, for deployments behind a proxy. */
-  trustProxy: boolean;
+  /**
+   * Proxies in front of the service that add to X-Forwarded-For; the client is the address the
+   * nearest of them saw. 0 means the client is the connection's peer.
+   */
+  trustProxyHops: number;
   /** Origins allowed to call the API from a browser; empty means CORS is off. */
   corsOrigins: string[];
   /** Folders to load rule packs from; empty means the project's own rulepacks/. */
@@ -42,7 +45,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   calcTimeoutMs: 5000,
   bodyLimitBytes: 65536,
   bodyTimeoutMs: 5000,
-  trustProxy: false,
+  trustProxyHops: 0,
   corsOrigins: [],
   packPaths: [],
   maxConnections: 1024,
@@ -70,8 +73,6 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) problems.push('HOST must be a host name or an IP address');
   const isolation = env.CALC_ISOLATION?.trim() || 'thread';
   if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
-  const trustProxy = env.TRUST_PROXY ?? '0';
-  if (!['0', '1', ''].includes(trustProxy)) problems.push('TRUST_PROXY must be 0 or 1');
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((origin) => origin.trim())
@@ -89,7 +90,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', DEFAULT_CONFIG.bodyLimitBytes, 1, 64 * 1024 * 1024),
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
-    trustProxy: trustProxy === '1',
+    trustProxyHops: integer('TRUST_PROXY', DEFAULT_CONFIG.trustProxyHops, 0, 16),
     corsOrigins: [...new Set(corsOrigins)],
     maxConnections: integer('MAX_CONNECTIONS', DEFAULT_CONFIG.maxConnections, 1, 100_000),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', DEFAULT_CONFIG.headersTimeoutMs, 100, 600_000),

@@ -3,6 +3,7 @@ import { factHelp, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
 import type { AppContext, RequestState } from '../context.ts';
+import { clientAddress, clientKey } from '../limits/client.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
@@ -34,7 +35,8 @@ export function registerCalculateRoute(router: Router<RequestState>, services: S
     const { body, issues, context } = decodeEnvelope(services, ctx, raw);
     const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
 
-    const admission = await services.rateLimiter.admit(clientOf(ctx, config.trustProxy));
+    const client = clientKey(clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), config.trustProxyHops));
+    const admission = await services.rateLimiter.admit(client);
     if (admission === 'limited') throw new ApiProblem({ _tag: 'CalculatorRateLimited' });
     if (admission === 'unavailable') throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
     const place = services.runner.tryAcquire();
@@ -79,13 +81,4 @@ function decodeEnvelope(
   }
   const { issues, context } = issuesOfRequest(services, body);
   return { body, issues, context };
-}
-
-/** The client a rate limit applies to: the peer address, or the first forwarded address behind a trusted proxy. */
-function clientOf(ctx: AppContext, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = ctx.get('x-forwarded-for').split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return ctx.req.socket.remoteAddress ?? 'unknown';
 }

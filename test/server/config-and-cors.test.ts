@@ -23,12 +23,12 @@ test('every setting is read from its variable', () => {
     CALC_TIMEOUT_MS: '2500',
     BODY_LIMIT_BYTES: '1024',
     BODY_TIMEOUT_MS: '1000',
-    TRUST_PROXY: '1',
+    TRUST_PROXY: '2',
     CORS_ORIGINS: 'https://app.example.com, https://admin.example.com',
   });
   assert.equal(
-    [config.host, config.port, config.rateLimitMax, config.rateLimitWindowSeconds, config.calcConcurrency, config.calcTimeoutMs, config.bodyLimitBytes, config.bodyTimeoutMs, config.trustProxy],
-    ['0.0.0.0', 4100, 0, 30, 2, 2500, 1024, 1000, true],
+    [config.host, config.port, config.rateLimitMax, config.rateLimitWindowSeconds, config.calcConcurrency, config.calcTimeoutMs, config.bodyLimitBytes, config.bodyTimeoutMs, config.trustProxyHops],
+    ['0.0.0.0', 4100, 0, 30, 2, 2500, 1024, 1000, 2],
   );
   assert.equal(config.corsOrigins, ['https://app.example.com', 'https://admin.example.com']);
 });

@@ -83,7 +83,7 @@ test('a body not received within the read time is 408, and the connection is clo
   }));
 
 test('over the rate limit a client gets 429 with retry-after 60; other clients and metadata are unaffected', () =>
-  withServer({ config: { rateLimitMax: 3, trustProxy: true } }, async (server) => {
+  withServer({ config: { rateLimitMax: 3, trustProxyHops: 1 } }, async (server) => {
     const send = (client: string) =>
       fetch(`${server.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: JSON.stringify({ facts: payFacts(100000, 'weekly', true) }) });
     for (let index = 0; index < 3; index++) assert.is((await send('203.0.113.7')).status, 200);
