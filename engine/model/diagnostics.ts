@@ -24,7 +24,8 @@ export type DiagnosticKind =
   | 'expression'
   | 'reference'
   | 'duplicate-id'
-  | 'value';
+  | 'value'
+  | 'parameter-gap';
 
 /** One problem found in a pack; collected, never thrown. */
 export interface Diagnostic {

@@ -78,6 +78,8 @@ export interface ParameterDef {
   /** False when its file broke the schema: it is known by id, but its values are not checked further. */
   wellFormed: boolean;
   at: SourceLocation;
+  /** Where its `values` list is. */
+  valuesAt: SourceLocation;
 }
 
 export interface LedgerComponentDef {

@@ -75,15 +75,6 @@ export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; 
 
 function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions): Executed | Failure {
   if (!plan.validateFacts(facts)) return { ok: false, failure: 'decode', issues: issuesFromErrors(plan.validateFacts.errors ?? []) };
-  if (plan.unresolvable) {
-    const { ruleId, parameterId, reason } = plan.unresolvable;
-    return {
-      ok: false,
-      failure: 'calculation',
-      message: `Parameter ${parameterId} has no single value in effect for the whole ${plan.context.taxYear} year, so rule ${ruleId} cannot run.`,
-      cause: { ruleId, parameterId, reason },
-    };
-  }
   const values: Value[] = new Array(plan.slotCount);
   for (const input of plan.inputs) values[input.slot] = input.decode((facts as Record<string, unknown>)[input.factId]);
   const records: StepRecord[] = new Array(plan.steps.length);

@@ -1,5 +1,5 @@
 import { Decimal, HUNDRED, ZERO } from '../money/decimal.ts';
-import type { ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
+import type { ParameterDef, ParameterValueDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
 import { TableValue, type ResolvedParameter, type SourceRefJson, type TableRow } from '../expressions/values.ts';
 
 /** The API form of a declared source. */
@@ -17,11 +17,7 @@ export function resolveParameter(
   sources: ReadonlyMap<string, SourceDef>,
   parameterIndex: number,
 ): ResolvedParameter | undefined {
-  const entry = parameter.values.find(
-    (value) =>
-      value.effectivePeriod.from <= period.from &&
-      (value.effectivePeriod.toExclusive === null || value.effectivePeriod.toExclusive >= period.toExclusive),
-  );
+  const entry = parameter.values.find((value) => inForceThroughout(value, period));
   const source = entry && sources.get(entry.source);
   if (!entry || !source) return undefined;
   const common = {
@@ -57,6 +53,12 @@ export function resolveParameter(
     return { ...common, value: new TableValue(parameterIndex, spec, rows), display: rows.map((row) => row.display) };
   }
   return { ...common, value: toInternal(parameter.unit, entry.value!), display: entry.value };
+}
+
+/** Whether a value's effective period covers all of the given period. */
+export function inForceThroughout(value: ParameterValueDef, period: { from: string; toExclusive: string }): boolean {
+  const { from, toExclusive } = value.effectivePeriod;
+  return from <= period.from && (toExclusive === null || toExclusive >= period.toExclusive);
 }
 
 /** A written value in the engine's units: money in cents, everything numeric as an exact Decimal. */

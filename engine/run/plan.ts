@@ -33,13 +33,6 @@ export interface PlanStep {
   encodeOutput: (value: Value) => unknown;
 }
 
-/** Why a calculator cannot run in its context, found when the plan was built. */
-export interface Unresolvable {
-  ruleId: string;
-  parameterId: string;
-  reason: 'no-value-in-effect';
-}
-
 /** Everything needed to run one calculator many times, worked out once. */
 export interface CalculatorPlan {
   def: CalculatorDef;
@@ -55,7 +48,6 @@ export interface CalculatorPlan {
   slotCount: number;
   slotOf: ReadonlyMap<string, number>;
   stepOfFact: ReadonlyMap<string, number>;
-  unresolvable?: Unresolvable;
   report: ReportObjectTemplate;
   facts: ReadonlyMap<string, FactDef>;
 }
@@ -93,15 +85,15 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
     const inputFacts = def.inputFacts.map((id) => facts.get(id)!);
     const inputs = inputFacts.map((fact) => ({ factId: fact.id, slot: slot(fact.id), decode: decoderOf(fact.shape) }));
     const stepOfFact = new Map<string, number>();
-    let unresolvable: Unresolvable | undefined;
 
     const steps = order.map((rule, index): PlanStep => {
       const outputFact = facts.get(rule.provides[0]!)!;
       stepOfFact.set(outputFact.id, index);
       const resolved = rule.parameters.map((parameterId, parameterIndex) => {
         const value = resolveParameter(parameters.get(parameterId)!, pack.taxYear, sources, parameterIndex);
-        if (!value) unresolvable ??= { ruleId: rule.id, parameterId, reason: 'no-value-in-effect' };
-        return value!;
+        // checkPack reports a parameter without a value for the whole year as a `parameter-gap`.
+        if (!value) throw new Error(`parameter ${parameterId} has no value for the whole ${pack.taxYear.id} year: plan only packs without diagnostics`);
+        return value;
       });
       const compiled = checked.rules.get(rule.id)?.compiled;
       const mode = checked.roundingModes.get(rule.rounding)!;
@@ -155,7 +147,6 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       slotCount: slotOf.size,
       slotOf,
       stepOfFact,
-      ...(unresolvable ? { unresolvable } : {}),
       report: def.report,
       facts,
     });

@@ -4,7 +4,7 @@ import type { Diagnostic, DiagnosticKind, SourceLocation } from '../model/diagno
 import type { CalculatorDef, FactDef, PackDef, ParameterDef, ReportFieldTemplate, RuleDef } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
 import { staticTypeOf } from '../run/shapes.ts';
-import { checkParameterValues } from './parameters.ts';
+import { checkParameterCoversYear, checkParameterValues } from './parameters.ts';
 
 /** A rule after checking: its compiled expression (when it has one and it compiled). */
 export interface CheckedRule {
@@ -50,9 +50,14 @@ export function checkPack(pack: PackDef): CheckedPack {
     report('missing-source', `${subject} cites source \`${id}\`, which sources.yaml does not declare${hint ? `; did you mean \`${hint}\`?` : ''}`, at);
   }
 
+  const yearKnown = pack.taxYear.from !== '' && pack.taxYear.toExclusive !== '';
   for (const parameter of pack.parameters) {
     parameter.values.forEach((value) => checkSourceId(value.source, `parameter \`${parameter.id}\``, value.sourceAt));
-    if (parameter.wellFormed) diagnostics.push(...checkParameterValues(parameter, sources));
+    if (!parameter.wellFormed) continue;
+    const problems = checkParameterValues(parameter, sources);
+    diagnostics.push(...problems);
+    // Whether the year is covered is only worth asking of sound values and a readable tax year.
+    if (problems.length === 0 && yearKnown) diagnostics.push(...checkParameterCoversYear(parameter, pack.taxYear));
   }
 
   // Providers: which rules provide each fact.

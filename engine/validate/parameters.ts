@@ -1,6 +1,7 @@
 import { Decimal } from '../money/decimal.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import type { ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
+import { inForceThroughout } from '../run/parameters.ts';
+import type { PackDef, ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
 
 /** Checks a parameter's values: periods, overlaps, units, table rows and the kind of source behind each value. */
 export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyMap<string, SourceDef>): Diagnostic[] {
@@ -52,6 +53,36 @@ export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyM
     }
   }
   return diagnostics;
+}
+
+/**
+ * A calculation reads the one value of a parameter in force for the whole of its pack's tax year.
+ * A parameter without one can never be used, so it is reported when the pack is checked, each such
+ * parameter on its own, with the values it has and what to add.
+ */
+export function checkParameterCoversYear(parameter: ParameterDef, taxYear: PackDef['taxYear']): Diagnostic[] {
+  const { id, from, toExclusive } = taxYear;
+  if (parameter.values.some((value) => inForceThroughout(value, taxYear))) return [];
+  const runs = (value: ParameterDef['values'][number]) => `from ${value.effectivePeriod.from} ${value.effectivePeriod.toExclusive === null ? 'without end' : `until ${value.effectivePeriod.toExclusive}`}`;
+  const within = parameter.values.filter(
+    (value) => value.effectivePeriod.from < toExclusive && (value.effectivePeriod.toExclusive === null || value.effectivePeriod.toExclusive > from),
+  );
+  const found =
+    parameter.values.length === 0
+      ? 'it has no values'
+      : within.length === 0
+        ? `none of its values (${parameter.values.map(runs).join('; ')}) falls in it`
+        : `its values cover only part of it (${within.map(runs).join('; ')})`;
+  return [
+    {
+      kind: 'parameter-gap',
+      message:
+        `parameter \`${parameter.id}\` has no value in force for the whole ${id} tax year (${from} until ${toExclusive}): ${found}. ` +
+        `Fix: add a value whose effectivePeriod covers the whole year, e.g. \`{ from: ${from}, toExclusive: null }\`, with the source it comes from ` +
+        `(or, if the figure carries over unchanged, extend the period of the value before)`,
+      location: parameter.valuesAt,
+    },
+  ];
 }
 
 function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], at: Diagnostic['location']): Diagnostic[] {

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadPacks, runExamples, type LoadedPacks } from '../../engine/index.ts';
-import { FIXTURE_PACKS } from '../helpers/packs.ts';
+import { FIXTURE_PACKS, SHIPPED_PACKS } from '../helpers/packs.ts';
 
 // Each case is test/fixtures/packs/<case>/fixture-pay/1.0.0: the valid pack with exactly one mistake.
 // The validator must report that mistake once, at the place it was made, and nothing else: a reviewer
@@ -83,6 +84,19 @@ const CASES: Case[] = [
     expected: [{ kind: 'parameter-overlap', file: 'parameters/levy-rate.yaml', line: 8, column: 5, words: ['`levy-rate`', 'from 2025-07-01 overlaps', 'until 2026-07-01'] }],
   },
   {
+    name: 'parameter-gap',
+    // The second value was dated 2025-10-01 instead of 2025-07-01: nothing is in force for July to September.
+    expected: [
+      {
+        kind: 'parameter-gap',
+        file: 'parameters/levy-rate.yaml',
+        line: 5,
+        column: 3,
+        words: ['`levy-rate`', 'whole 2025-26 tax year', 'only part of it (from 2025-10-01 without end)', 'Fix:', '`{ from: 2025-07-01, toExclusive: null }`'],
+      },
+    ],
+  },
+  {
     name: 'parameter-source-mismatch',
     expected: [{ kind: 'parameter-source-mismatch', file: 'parameters/levy-rate.yaml', line: 9, column: 13, words: ['`fixture-working`', 'internal-validation'] }],
   },
@@ -143,6 +157,33 @@ test('failing-example: no diagnostics, and the example reports the figure that d
   // 123456 cents × 0.1 = 12345.6, floored to 12345; net pay 123456 − 12345 = 111111, not the 111110 expected.
   assert.equal(result!.mismatches, [{ factId: 'netPay', expected: 111110, actual: 111111 }]);
   assert.equal(result!.example.at, { file: `failing-example/${PACK}/examples/worked.yaml`, line: 2, column: 5 });
+});
+
+test('every parameter without a value for the pack\'s year is named, each at its values, and nothing is planned', () => {
+  // The shipped income tax pack moved to an earlier year by editing pack.yaml only, the way an analyst
+  // starts a new year's pack: none of its parameters has a value in force for the whole of 2023-24.
+  const root = mkdtempSync(join(tmpdir(), 'parameter-gap-'));
+  try {
+    const dir = join(root, 'rules-au-income-tax', '1.0.0');
+    cpSync(join(SHIPPED_PACKS, 'rules-au-income-tax', '1.0.0'), dir, { recursive: true });
+    const packFile = join(dir, 'pack.yaml');
+    const year = /taxYear:\n  id: \d{4}-\d{2}\n  from: \d{4}-\d{2}-\d{2}\n  toExclusive: \d{4}-\d{2}-\d{2}\n/;
+    assert.match(readFileSync(packFile, 'utf8'), year);
+    writeFileSync(packFile, readFileSync(packFile, 'utf8').replace(year, 'taxYear:\n  id: 2023-24\n  from: 2023-07-01\n  toExclusive: 2024-07-01\n'));
+
+    const loaded = loadPacks([root], { displayRoot: root });
+    const named = loaded.diagnostics.map((diagnostic) => [diagnostic.kind, diagnostic.location.file, diagnostic.message.match(/^parameter `([^`]+)`/)?.[1]]);
+    const parameters = readdirSync(join(dir, 'parameters')).map((name) => name.replace(/\.yaml$/, '')).sort();
+    assert.equal(named, parameters.map((id) => ['parameter-gap', `rules-au-income-tax/1.0.0/parameters/${id}.yaml`, id]));
+    for (const diagnostic of loaded.diagnostics) {
+      assert.ok(diagnostic.message.includes('2023-24') && diagnostic.message.includes('Fix:'), diagnostic.message);
+      const lines = readFileSync(join(root, diagnostic.location.file), 'utf8').split('\n');
+      assert.is(diagnostic.location.line, lines.indexOf('values:') + 2, `${diagnostic.location.file}: located at its first value`);
+    }
+    assert.equal(loaded.packs[0]!.plans, []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 /** Every file of a pack folder, relative to it. */

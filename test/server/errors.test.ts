@@ -8,14 +8,14 @@ import { payFacts, money, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
 import { calculate, startTestServer, type TestServer } from './helpers.ts';
 
-const GAP_PACK = fileURLToPath(new URL('../fixtures/server-packs/gap/', import.meta.url));
+const ZERO_DIVISOR_PACK = fileURLToPath(new URL('../fixtures/server-packs/zero-divisor/', import.meta.url));
 const CALCULATE = '/api/v1/calculators/{calculatorId}/calculate';
 let server: TestServer;
 let check: ReturnType<typeof responseValidators>;
 
 test.before(async () => {
-  // The shipped packs plus one whose parameter has no value for its year, for CalculationError.
-  const loaded = loadPacks([SHIPPED_PACKS, GAP_PACK]);
+  // The shipped packs plus one that passes every check but divides by zero, for CalculationError.
+  const loaded = loadPacks([SHIPPED_PACKS, ZERO_DIVISOR_PACK]);
   assert.equal(loaded.diagnostics, []);
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   server = await startTestServer({ deps: { catalog, runner: createInlineRunner(catalog, 4) } });
@@ -103,9 +103,9 @@ test('help modes shape the help list of a decode error', async () => {
   assert.match(full.help[0].question.helpText, /Expected JSON.*Example.*Sources/);
 });
 
-test('a parameter with no value for the year is a CalculationError with a safe cause', async () => {
-  const error = await expectError(await calculate(server.url, 'test.gap', { facts: { amount: money(12345) } }), 400, CALCULATE, 'post', 'CalculationError');
-  assert.equal(error.cause, { ruleId: 'scale', parameterId: 'factor', reason: 'no-value-in-effect' });
+test('a rule that fails at run time is a CalculationError with a safe cause', async () => {
+  const error = await expectError(await calculate(server.url, 'test.zero-divisor', { facts: { amount: money(12345) } }), 400, CALCULATE, 'post', 'CalculationError');
+  assert.equal(error.cause, { ruleId: 'scale', reason: 'division by zero in `/`' });
   assert.not.match(JSON.stringify(error), /12345/);
 });
 
