@@ -4,14 +4,18 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCatalog, loadPacks, runCalculator, runExamples } from '../../engine/index.ts';
-import { FIXTURE_PACKS, PROJECT_ROOT, SHIPPED_PACKS, money, payFacts } from '../helpers/packs.ts';
+import { PROJECT_ROOT, SHIPPED_PACKS, money, nextYearFixture, payFacts, shippedPacks } from '../helpers/packs.ts';
 
-// "A new tax year is a YAML-only change": test/fixtures/packs/next-year/rules-au-pay/2.0.0 is the shipped
-// rules-au-pay/1.0.0 with only pack.yaml (tax year 2026-27), the two coefficient tables, sources.yaml and
-// the examples edited. Its coefficients are MADE UP. No engine or server code knows about 2026-27.
+// "A new tax year is a YAML-only change": the pack under test/fixtures/packs/next-year is the shipped
+// rules-au-pay/1.0.0 with only pack.yaml (a pretend far-future tax year, so that it never meets a real
+// pack), the two coefficient tables, sources.yaml and the examples edited. Its coefficients are MADE UP.
+// The tests read its year and version from the fixture; no engine or server code knows about it.
 
-const loaded = loadPacks([SHIPPED_PACKS, join(FIXTURE_PACKS, 'next-year')], { displayRoot: PROJECT_ROOT });
+const fixture = nextYearFixture();
+const shipped = shippedPacks().loaded;
+const loaded = loadPacks([SHIPPED_PACKS, fixture.root], { displayRoot: PROJECT_ROOT });
 const catalog = createCatalog(loaded.packs.flatMap((report) => report.plans));
+const shippedPayYears = shipped.packs.filter((report) => report.pack.id === 'rules-au-pay').map((report) => report.pack.taxYear.id);
 
 type Report = Record<string, any>;
 function takeHome(taxYear: string, facts: unknown): Report {
@@ -24,34 +28,33 @@ function takeHome(taxYear: string, facts: unknown): Report {
 
 test('the next-year pack loads cleanly alongside the shipped packs', () => {
   assert.equal(loaded.diagnostics, []);
-  assert.equal(
-    loaded.packs.map((report) => `${report.pack.id}/${report.pack.version} ${report.pack.taxYear.id}`),
-    ['rules-au-income-tax/1.0.0 2025-26', 'rules-au-pay/1.0.0 2025-26', 'rules-au-pay/2.0.0 2026-27'],
-  );
-  assert.equal(catalog.withId('au.pay.take-home').map((plan) => plan.context.taxYear).sort(), ['2025-26', '2026-27']);
+  const name = (report: { pack: { id: string; version: string; taxYear: { id: string } } }) => `${report.pack.id}/${report.pack.version} ${report.pack.taxYear.id}`;
+  assert.equal(loaded.packs.map(name).sort(), [...shipped.packs.map(name), `${fixture.rulePackVersion} ${fixture.taxYear.id}`].sort());
+  assert.not.ok(shippedPayYears.includes(fixture.taxYear.id), 'the pretend year is one no shipped pack serves');
+  assert.equal(catalog.withId('au.pay.take-home').map((plan) => plan.context.taxYear).sort(), [...shippedPayYears, fixture.taxYear.id].sort());
 });
 
-test('2026-27 take-home pay comes from the made-up coefficients, worked by hand', () => {
+test('next-year take-home pay comes from the made-up coefficients, worked by hand', () => {
   // Teacher, $3,462.00 a fortnight, tax-free threshold claimed (scale 2):
   //   weekly equivalent = 346200 / 2 = 173100 cents; whole dollars plus 99 cents: x = 1731.99
   //   made-up scale 2 row "below 2650": a = 0.3000, b = 168.5000
   //   y = 0.30 × 1731.99 − 168.50 = 519.597 − 168.50 = 351.097 → nearest dollar: $351 a week
   //   fortnightly withholding = 2 × $351 = $702.00 → 70200 cents
   //   take-home = 346200 − 70200 = 276000 cents
-  const report = takeHome('2026-27', payFacts(346200, 'fortnightly', true));
-  assert.is(report.rulePackVersion, 'rules-au-pay/2.0.0');
+  const report = takeHome(fixture.taxYear.id, payFacts(346200, 'fortnightly', true));
+  assert.is(report.rulePackVersion, fixture.rulePackVersion);
   assert.equal(report.withholdingsTotal, money(70200));
   assert.equal(report.netPay, money(276000));
 });
 
-test('2026-27 scale 1, monthly pay, worked by hand', () => {
+test('next-year scale 1, monthly pay, worked by hand', () => {
   // Mine worker, $9,500.00 a month, tax-free threshold not claimed (scale 1):
   //   weekly equivalent = 950000 × 3 / 13 = 219230.77 cents; whole dollars plus 99 cents: x = 2192.99
   //   made-up scale 1 row "below 2300": a = 0.3000, b = 59.5000
   //   y = 0.30 × 2192.99 − 59.50 = 657.897 − 59.50 = 598.397 → nearest dollar: $598 a week
   //   monthly withholding = 598 × 13 / 3 = 2591.33 → nearest dollar: $2,591.00 → 259100 cents
   //   take-home = 950000 − 259100 = 690900 cents
-  const report = takeHome('2026-27', payFacts(950000, 'monthly', false));
+  const report = takeHome(fixture.taxYear.id, payFacts(950000, 'monthly', false));
   assert.equal(report.withholdingsTotal, money(259100));
   assert.equal(report.netPay, money(690900));
 });
@@ -66,7 +69,7 @@ test('2025-26 still gives the published figures', () => {
 });
 
 test("the next-year pack's own worked examples pass", () => {
-  const report = loaded.packs.find((candidate) => candidate.pack.version === '2.0.0')!;
+  const report = loaded.packs.find((candidate) => candidate.pack.dir === fixture.dir)!;
   const failed = runExamples(report.pack.examples, report.plans).filter((result) => !result.passed);
   assert.equal(failed, []);
 });

@@ -26,3 +26,15 @@ export function money(cents: number): { _tag: 'Money'; cents: number; currency: 
 export function payFacts(cents: number, period: string, taxFreeThresholdClaimed: boolean) {
   return { grossPay: { _tag: 'GrossPay', amount: money(cents), period }, taxFreeThresholdClaimed };
 }
+
+/**
+ * The made-up next-year pay pack (test/fixtures/packs/next-year): where it is, and the version and
+ * tax year its pack.yaml gives, so that tests follow the fixture wherever its pretend year is moved.
+ */
+export function nextYearFixture(): { root: string; dir: string; version: string; rulePackVersion: string; taxYear: { id: string; from: string; toExclusive: string } } {
+  const root = `${FIXTURE_PACKS}next-year`;
+  const [report] = loadPacks([root]).packs;
+  if (!report) throw new Error(`no pack under ${root}`);
+  const { pack } = report;
+  return { root, dir: pack.dir, version: pack.version, rulePackVersion: `${pack.id}/${pack.version}`, taxYear: pack.taxYear };
+}

@@ -1,21 +1,23 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { definitionSections } from '../../tools/pack-diff/definitions.ts';
 import { formatDiff, hasChanges } from '../../tools/pack-diff/report.ts';
 import { resultSection } from '../../tools/pack-diff/results.ts';
 import { loadSides } from '../../tools/pack-diff/sides.ts';
-import { PROJECT_ROOT, shippedPacks } from '../helpers/packs.ts';
+import { PROJECT_ROOT, nextYearFixture, shippedPacks } from '../helpers/packs.ts';
 import { cli, suiteRuns } from './cli.ts';
 
 // pack-diff, spawned: the shipped pay pack against the next-year fixture, a made-up change to every
 // kind of definition, git revisions of a temporary repository, and trouble; a pack against itself in-process.
 
 const PAY = 'rulepacks/rules-au-pay/1.0.0';
-const NEXT_YEAR = 'test/fixtures/packs/next-year/rules-au-pay/2.0.0';
+const nextYear = nextYearFixture();
+const NEXT_YEAR = relative(PROJECT_ROOT, nextYear.dir);
+const { id: year, from, toExclusive } = nextYear.taxYear;
 const OLD = 'test/fixtures/tool-packs/diff/old/fixture-pay/1.0.0';
 const NEW = 'test/fixtures/tool-packs/diff/new/fixture-pay/1.1.0';
 
@@ -51,14 +53,14 @@ test.after(() => rmSync(repo, { recursive: true, force: true }));
 test('shipped pay pack → next year: tax year, every changed coefficient with its period and source, and the example results that moved', async () => {
   const { status, stdout, stderr } = await runs.get('nextYear');
   assert.is(status, 1, stderr);
-  assert.ok(stdout.startsWith(`old: rules-au-pay/1.0.0 (${PAY})\nnew: rules-au-pay/2.0.0 (${NEXT_YEAR})\n`), stdout);
+  assert.ok(stdout.startsWith(`old: rules-au-pay/1.0.0 (${PAY})\nnew: ${nextYear.rulePackVersion} (${NEXT_YEAR})\n`), stdout);
   for (const line of [
-    '  ~ tax year: 2025-26 (2025-07-01 to before 2026-07-01) → 2026-27 (2026-07-01 to before 2027-07-01)',
-    '  + made-up-schedule-1-2026-27: MADE UP for tests - not a real publication (ato-publication): Invented Schedule 1 coefficients for a pretend 2026-27 year, used only by the next-year test',
+    `  ~ tax year: 2025-26 (2025-07-01 to before 2026-07-01) → ${year} (${from} to before ${toExclusive})`,
+    `  + made-up-schedule-1-${year}: MADE UP for tests - not a real publication (ato-publication): Invented Schedule 1 coefficients for a pretend ${year} year, used only by the next-year test`,
     '  ~ withholding-scale-2 (Withholding coefficients, scale 2 (tax-free threshold claimed))',
-    '      value 2026-07-01 to before 2027-07-01:',
-    '        effective period: 2024-07-01 to before 2026-07-01 → 2026-07-01 to before 2027-07-01',
-    '        source: nat-1004 (NAT 1004) → made-up-schedule-1-2026-27 (MADE UP for tests - not a real publication)',
+    `      value ${from} to before ${toExclusive}:`,
+    `        effective period: 2024-07-01 to before 2026-07-01 → ${from} to before ${toExclusive}`,
+    `        source: nat-1004 (NAT 1004) → made-up-schedule-1-${year} (MADE UP for tests - not a real publication)`,
     '        row 7: below 2596 → 2650, a 0.3200 → 0.3000, b 176.5769 → 168.5000',
     '        row 9: a 0.4700 → 0.4500, b 650.6154 → 602.5000',
     '  - retail assistant (au.pay.take-home)',

@@ -7,7 +7,7 @@ change does to the figures.
 
 Arguments
   Two pack folders (each one holding pack.yaml), old first:
-      pack-diff rulepacks/rules-au-pay/1.0.0 test/fixtures/packs/next-year/rules-au-pay/2.0.0
+      pack-diff rulepacks/rules-au-pay/1.0.0 test/fixtures/packs/next-year/rules-au-pay/99.0.0
   Or one pack folder and git revisions: the folder as it was at each revision (read with git from
   the repository holding the folder, written to a temporary folder that is removed afterwards):
       pack-diff rulepacks/rules-au-pay/1.0.0 --rev HEAD~1 --rev HEAD
