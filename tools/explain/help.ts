@@ -22,11 +22,11 @@ Output (without --json)
   A heading (calculator, context, rule pack version), then Figures: every figure of the report,
   money as dollars and cents, ledger components with their effect and status. Then Trace: one
   ● line per step with its title and rule id, and beneath it
-    formula          the rule's expression as the engine renders it
+    formula          the rule's formula on one line, as the engine reads it
     facts            the facts the rule read
     parameters       each parameter read: its value, or the table row matched (and, for marginal
                      tables, the amount due below that row); the period it is in effect; its source
-    intermediate     values the expression named on the way, as the engine holds them (cents)
+    intermediate     values the formula named with let, as the engine holds them (cents)
     before rounding  the exact result, when the rule's rounding changed it
     result           the rule's result and its rounding mode
     sources          the sources the step rests on (its own and its parameters')

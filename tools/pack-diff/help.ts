@@ -20,8 +20,8 @@ What it compares (meaning, not text: reformatting or comments alone are no chang
   Sources          added, removed, changed (kind, reference, title)
   Parameters       added, removed; for each value (paired by effective period): its period, source,
                    scalar value, and each table row's changed cells, old → new, with the sources
-  Rules            added, removed; the expression before and after as the engine's readable
-                   formula; requires, provides, parameters, sources, rounding, explanation
+  Rules            added, removed; the formula before and after, on one line as the engine
+                   reads it; requires, provides, parameters, sources, rounding, explanation
   Facts            added, removed; title, authority, schema tag, shape, question, example
   Calculators      added, removed; inputs, outputs, the rules their plans run, schemas, report
   Examples         example definitions added, removed, changed (facts, expected figures, source)

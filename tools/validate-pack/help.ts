@@ -14,8 +14,9 @@ Paths
 What it checks
   - every file: YAML syntax, duplicate keys, the pack-format JSON Schema (unknown keys, types)
   - ids, references, rounding modes, parameter periods, units and table rows
-  - expressions: operators, facts read with var (must be in requires), parameters read with param;
-    a misspelt name comes with the nearest known one ("did you mean ...?")
+  - formulas: syntax, at the line and column inside the formula; every name must be a fact in
+    requires, a parameter in parameters or a let value; types; a misspelt name, keyword or function
+    comes with the nearest known one ("did you mean ...?") (json-logic expressions likewise)
   - the graph: duplicate-provider, missing-provider, missing-source, parameter-overlap,
     parameter-source-mismatch, cycle
   - examples: each example's facts run through its calculator; every expected figure must match
