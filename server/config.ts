@@ -33,6 +33,8 @@ export interface ServiceConfig {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxHeaderBytes: number;
+  /** How long a stopping server may take to answer what it has received before it cuts the rest off. */
+  drainTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -52,6 +54,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
+  // Under the 10 s a container runtime waits after SIGTERM before it kills.
+  drainTimeoutMs: 8_000,
 };
 
 /** Thrown for a setting that cannot be used; the message names the variable and what it must be. */
@@ -96,6 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', DEFAULT_CONFIG.headersTimeoutMs, 100, 600_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 100, 600_000),
     maxHeaderBytes: integer('MAX_HEADER_BYTES', DEFAULT_CONFIG.maxHeaderBytes, 1024, 1024 * 1024),
+    drainTimeoutMs: integer('DRAIN_TIMEOUT_MS', DEFAULT_CONFIG.drainTimeoutMs, 1, 600_000),
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}.`);

@@ -1,15 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
 import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
+import { makeDrainable } from './drain.ts';
 import { createListeningServer } from './listen.ts';
+import { onStopSignals, signalExitCode } from './signals.ts';
 import { createBatchedLog } from './log.ts';
 import { ConfigError, readConfig } from './config.ts';
-
-/** How long a draining server keeps idle keep-alive connections open for requests already sent. */
-const IDLE_CLOSE_GRACE_MS = 100;
 
 /** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
 async function main(): Promise<void> {
@@ -24,6 +22,7 @@ async function main(): Promise<void> {
   const requestLog = createBatchedLog((text) => process.stdout.write(text));
   const app = createApp({ catalog, runner, config, docs, log: requestLog.log });
   const server = createListeningServer(app.callback(), config);
+  const drainable = makeDrainable(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -32,29 +31,24 @@ async function main(): Promise<void> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://${host}:${address.port}`, calculators: catalog.plans.length })}\n`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${JSON.stringify({ event: 'stopping', signal })}\n`);
-    // Stop accepting, let requests in flight finish, then release the workers. Every answer from now
-    // on closes its connection.
-    server.on('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('connection', 'close'));
-    // Connections and requests that clients made before the signal may not be accepted or read yet:
-    // closing the listener resets connections still in its backlog, and a keep-alive connection looks
-    // idle until its next request is parsed. So the listener closes after this turn of the event loop
-    // has accepted what is waiting, and idle connections only after another turn has read it.
-    setImmediate(() =>
-      server.close(() => {
+  const event = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  onStopSignals({
+    stop(signal) {
+      event({ event: 'stopping', signal });
+      // Stop accepting, answer what was received, close every connection, then release the workers.
+      void drainable.drain(config.drainTimeoutMs).then(async (outcome) => {
+        await runner.close();
         requestLog.flush();
-        void runner.close().then(() => process.exit(0));
-      }),
-    );
-    setTimeout(() => setImmediate(() => server.closeIdleConnections()), IDLE_CLOSE_GRACE_MS);
-    setTimeout(() => process.exit(0), config.calcTimeoutMs + 1000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+        event({ event: 'stopped', outcome });
+        process.exit(outcome === 'drained' ? 0 : 1);
+      });
+    },
+    stopNow(signal) {
+      requestLog.flush();
+      event({ event: 'stopped', outcome: 'second-signal', signal });
+      process.exit(signalExitCode(signal));
+    },
+  });
 }
 
 main().catch((error: unknown) => {

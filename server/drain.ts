@@ -1,0 +1,72 @@
+import { Server as NetServer } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+/**
+ * How long a connection that is idle when the drain starts stays open. A request its client wrote
+ * just before the signal may sit unread in the socket buffer; it is read and answered within this
+ * time. Node's own `server.close()` closes idle connections at once, which loses such requests.
+ */
+export const IDLE_GRACE_MS = 250;
+
+/** Outcome of a drain: `drained` when every connection ended, `budget-exceeded` when some were cut. */
+export type DrainOutcome = 'drained' | 'budget-exceeded';
+
+/** A server that can be drained: its answers carry `connection: close` once the drain starts. */
+export interface DrainableServer {
+  server: Server;
+  /** Stops accepting, answers what was received, closes every connection; resolves when done or when the budget runs out. */
+  drain(budgetMs: number): Promise<DrainOutcome>;
+  readonly draining: boolean;
+}
+
+/**
+ * Makes an HTTP server drainable. Call before the server accepts its first connection. Requests in
+ * progress are tracked so that their answers, and every answer after the drain starts, say
+ * `connection: close`, and keep-alive clients learn to go elsewhere on their last answer.
+ */
+export function makeDrainable(server: Server): DrainableServer {
+  const inProgress = new Set<ServerResponse>();
+  let draining = false;
+  let drainPromise: Promise<DrainOutcome> | undefined;
+
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (draining) response.setHeader('connection', 'close');
+    else {
+      inProgress.add(response);
+      response.once('close', () => inProgress.delete(response));
+    }
+  });
+
+  const drain = (budgetMs: number): Promise<DrainOutcome> => {
+    if (drainPromise) return drainPromise;
+    draining = true;
+    for (const response of inProgress) if (!response.headersSent) response.setHeader('connection', 'close');
+    inProgress.clear();
+    drainPromise = new Promise<DrainOutcome>((resolve) => {
+      const budget = setTimeout(() => {
+        server.closeAllConnections();
+        resolve('budget-exceeded');
+      }, budgetMs);
+      // The plain socket close: stop listening, keep open connections, call back once none is left.
+      // Not before this turn of the event loop has accepted the connections already waiting in the
+      // listener's backlog, which closing it would reset; they are answered with connection: close.
+      setImmediate(() =>
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(budget);
+          clearTimeout(idleGrace);
+          resolve('drained');
+        }),
+      );
+      const idleGrace = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_GRACE_MS, budgetMs));
+    });
+    return drainPromise;
+  };
+
+  return {
+    server,
+    drain,
+    get draining() {
+      return draining;
+    },
+  };
+}
