@@ -1,12 +1,28 @@
-import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { suggest } from '../model/suggest.ts';
+// Imported rather than read from disk, so that a bundle of the engine carries its schemas with it.
+import calculatorSchema from '../schema/calculator.schema.json' with { type: 'json' };
+import definitionsSchema from '../schema/definitions.schema.json' with { type: 'json' };
+import examplesSchema from '../schema/examples.schema.json' with { type: 'json' };
+import factsSchema from '../schema/facts.schema.json' with { type: 'json' };
+import packSchema from '../schema/pack.schema.json' with { type: 'json' };
+import parameterSchema from '../schema/parameter.schema.json' with { type: 'json' };
+import ruleSchema from '../schema/rule.schema.json' with { type: 'json' };
+import sourcesSchema from '../schema/sources.schema.json' with { type: 'json' };
 
 /** The kinds of file a pack folder holds, each with its JSON Schema in engine/schema/. */
 export const PACK_FILE_KINDS = ['pack', 'sources', 'facts', 'parameter', 'rule', 'calculator', 'examples'] as const;
 export type PackFileKind = (typeof PACK_FILE_KINDS)[number];
 
-const SCHEMA_DIR = new URL('../schema/', import.meta.url);
+const SCHEMAS: Record<PackFileKind, object> = {
+  pack: packSchema,
+  sources: sourcesSchema,
+  facts: factsSchema,
+  parameter: parameterSchema,
+  rule: ruleSchema,
+  calculator: calculatorSchema,
+  examples: examplesSchema,
+};
 
 let validators: Map<PackFileKind | 'fact', ValidateFunction> | undefined;
 
@@ -15,10 +31,9 @@ function packValidators(): Map<PackFileKind | 'fact', ValidateFunction> {
   if (validators) return validators;
   // Pack files are checked once, at load: code that compiles fast matters more than code that runs fast.
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { optimize: false } });
-  const read = (name: string) => JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as { properties?: { facts?: { items?: object } } };
-  ajv.addSchema(read('definitions.schema.json'), 'definitions.schema.json');
-  const kinds: [PackFileKind | 'fact', ValidateFunction][] = PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(read(`${kind}.schema.json`))]);
-  kinds.push(['fact', ajv.compile(read('facts.schema.json').properties!.facts!.items!)]);
+  ajv.addSchema(definitionsSchema, 'definitions.schema.json');
+  const kinds: [PackFileKind | 'fact', ValidateFunction][] = PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(SCHEMAS[kind])]);
+  kinds.push(['fact', ajv.compile(factsSchema.properties.facts.items)]);
   validators = new Map(kinds);
   return validators;
 }
