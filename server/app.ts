@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createSchemaCompiler } from './openapi/validation.ts';
@@ -9,6 +10,8 @@ import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
+import { createMetrics } from './metrics.ts';
+import { describeError } from './logger.ts';
 import { createQueryChecker } from './query.ts';
 import { registerApiDocsRoutes } from './routes/api-docs.ts';
 import { registerCalculateRoute } from './routes/calculate.ts';
@@ -31,17 +34,28 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.maxIpsCount = deps.config.trustProxyHops;
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
+  const { metrics } = services;
 
-  // One log line per request: method, route template, status and duration; no values of any kind.
+  // One log line per request: id, method, route template, status and duration; no values of any kind.
   app.use(async (ctx: AppContext, next) => {
     const started = performance.now();
+    const incoming = ctx.get('x-request-id');
+    const requestId = WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('x-request-id', requestId);
     try {
       await next();
     } finally {
       // The route template that matched, never the raw path, which may carry values.
       const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : '(unmatched)';
-      log({ method: ctx.method, route, status: ctx.status, durationMs: Math.round((performance.now() - started) * 100) / 100 });
+      const durationMs = performance.now() - started;
+      log({ requestId, method: ctx.method, route, status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 });
+      metrics.observeRequest(ctx.method, route, ctx.status, durationMs / 1000);
     }
+  });
+
+  // Errors Koa meets outside the middleware, such as writing to a client that has gone.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (!CLIENT_GONE.has(error.code ?? '')) reportFailure(error);
   });
 
   // Every error is answered here, in the contract's shapes; anything unexpected is hidden from the client.
@@ -56,6 +70,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
         problem = new ApiProblem({ _tag: ctx.path.startsWith('/api/v1/docs') ? 'DocsSearchUnavailable' : 'CalculatorAdmissionUnavailable' });
       }
       const { status, body, headers } = errorResponse(problem.error);
+      metrics.countLimitResponse(status, problem.error._tag);
       ctx.status = status;
       ctx.set(headers);
       ctx.type = 'application/json';
@@ -86,6 +101,12 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   return app;
 }
 
+/** An incoming request id is kept when it is a plain token of at most 128 characters; otherwise one is made. */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._~:+=\/-]{1,128}$/;
+
+/** Socket errors that only say the client went away: nothing to report. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
 function createServices(deps: AppDeps): Services {
   const components = componentSchemas(deps.catalog);
   const compile = createSchemaCompiler(components);
@@ -97,6 +118,7 @@ function createServices(deps: AppDeps): Services {
     config: deps.config,
     metadata: deps.metadata ?? createMetadata(deps.catalog),
     runner: deps.runner,
+    metrics: deps.metrics ?? createMetrics(),
     rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds),
     docs: deps.docs,
     queryChecker: (operationId) => {
@@ -124,8 +146,5 @@ function allowedMethods(path: string): string[] {
 }
 
 function defaultFailureReport(error: unknown): void {
-  // Name and stack frames only: an error message can quote input.
-  const name = error instanceof Error ? error.name : 'Error';
-  const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1).join('\n') : '';
-  process.stderr.write(`${JSON.stringify({ level: 'error', event: 'unexpected-failure', name, frames })}\n`);
+  process.stderr.write(`${JSON.stringify({ level: 'error', event: 'unexpected-failure', ...describeError(error) })}\n`);
 }

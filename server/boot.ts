@@ -9,8 +9,14 @@ export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url)
 const DOCS_CONTENT = fileURLToPath(new URL('../docs-site/content/', import.meta.url));
 const DOCS_NAVIGATION = fileURLToPath(new URL('../docs-site/navigation.yaml', import.meta.url));
 
-/** Thrown when the service must not start; the message lists every reason. */
-export class BootFailure extends Error {}
+/** Thrown when the service must not start; `problems` lists every reason. */
+export class BootFailure extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The rule packs have problems; the service will not start:\n${problems.join('\n')}`);
+    this.problems = problems;
+  }
+}
 
 /** Loads and checks every pack; any diagnostic stops the boot with all of them listed. */
 export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
@@ -26,7 +32,7 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
       }
     }
   }
-  if (problems.length > 0) throw new BootFailure(`The rule packs have problems; the service will not start:\n${problems.join('\n')}`);
+  if (problems.length > 0) throw new BootFailure(problems);
   return createCatalog(loaded.packs.flatMap((pack) => pack.plans));
 }
 

@@ -35,6 +35,9 @@ export interface ServiceConfig {
   maxHeaderBytes: number;
   /** How long a stopping server may take to answer what it has received before it cuts the rest off. */
   drainTimeoutMs: number;
+  /** Port of the admin listener (liveness, readiness, metrics); undefined means there is none. */
+  adminPort: number | undefined;
+  adminHost: string;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -56,10 +59,18 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   maxHeaderBytes: 16 * 1024,
   // Under the 10 s a container runtime waits after SIGTERM before it kills.
   drainTimeoutMs: 8_000,
+  adminPort: undefined,
+  adminHost: '127.0.0.1',
 };
 
-/** Thrown for a setting that cannot be used; the message names the variable and what it must be. */
-export class ConfigError extends Error {}
+/** Thrown for settings that cannot be used; each problem names the variable and what it must be. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}.`);
+    this.problems = problems;
+  }
+}
 
 /** Reads the configuration; every problem is collected into one error. */
 export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
@@ -73,8 +84,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     }
     return Number(raw);
   };
-  const host = env.HOST?.trim() || DEFAULT_CONFIG.host;
-  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) problems.push('HOST must be a host name or an IP address');
+  const hostSetting = (name: string, fallback: string): string => {
+    const value = env[name]?.trim() || fallback;
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) problems.push(`${name} must be a host name or an IP address`);
+    return value;
+  };
+  const host = hostSetting('HOST', DEFAULT_CONFIG.host);
+  const adminHost = hostSetting('ADMIN_HOST', DEFAULT_CONFIG.adminHost);
   const isolation = env.CALC_ISOLATION?.trim() || 'thread';
   if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
   const corsOrigins = (env.CORS_ORIGINS ?? '')
@@ -101,8 +117,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 100, 600_000),
     maxHeaderBytes: integer('MAX_HEADER_BYTES', DEFAULT_CONFIG.maxHeaderBytes, 1024, 1024 * 1024),
     drainTimeoutMs: integer('DRAIN_TIMEOUT_MS', DEFAULT_CONFIG.drainTimeoutMs, 1, 600_000),
+    adminPort: env.ADMIN_PORT === undefined || env.ADMIN_PORT.trim() === '' ? undefined : integer('ADMIN_PORT', 0, 0, 65535),
+    adminHost,
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
   };
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}.`);
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return config;
 }

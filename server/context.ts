@@ -5,9 +5,12 @@ import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
+import type { ServiceMetrics } from './metrics.ts';
 
 /** One structured log line per request; never carries bodies, facts or query values. */
 export interface RequestLogLine {
+  /** The client's well-formed x-request-id, or one made for the request; sent back in the same header. */
+  requestId: string;
   method: string;
   route: string;
   status: number;
@@ -22,6 +25,8 @@ export interface AppDeps {
   docs?: DocsSite;
   metadata?: MetadataSource;
   rateLimiter?: RateLimiter;
+  /** Where requests and calculations are counted; by default a registry of the app's own. */
+  metrics?: ServiceMetrics;
   log?: (line: RequestLogLine) => void;
   /** Where unexpected failures are reported (name and stack only); defaults to stderr. */
   reportFailure?: (error: unknown) => void;

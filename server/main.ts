@@ -1,17 +1,29 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAdminServer, type Readiness } from './admin.ts';
 import { createApp } from './app.ts';
 import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
 import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
+import { ConfigError, readConfig } from './config.ts';
 import { makeDrainable } from './drain.ts';
 import { createListeningServer } from './listen.ts';
+import { createLogger, describeError } from './logger.ts';
+import { createMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode } from './signals.ts';
-import { createBatchedLog } from './log.ts';
-import { ConfigError, readConfig } from './config.ts';
 
-/** Starts the service: configuration, packs, docs, calculation workers, then the socket. */
+const logger = createLogger();
+
+/** Starts the service: configuration, admin listener, packs, docs, calculation places, then the socket. */
 async function main(): Promise<void> {
   const config = readConfig(process.env);
+  const metrics = createMetrics({ processMetrics: true });
+  let readiness: Readiness = 'starting';
+  if (config.adminPort !== undefined) {
+    const admin = createAdminServer({ metrics, readiness: () => readiness });
+    await listen(admin, config.adminPort, config.adminHost, 'admin-listening');
+  }
+
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
   const catalog = loadCatalog(packPaths);
   const docs = loadDocs(catalog);
@@ -19,40 +31,93 @@ async function main(): Promise<void> {
     config.calcIsolation === 'worker'
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
       : createInlineRunner(catalog, config.calcConcurrency);
-  const requestLog = createBatchedLog((text) => process.stdout.write(text));
-  const app = createApp({ catalog, runner, config, docs, log: requestLog.log });
+  const requestLogger = logger.child({ event: 'request' });
+  const app = createApp({
+    catalog,
+    runner,
+    config,
+    docs,
+    metrics,
+    log: (line) => requestLogger.info(line),
+    reportFailure: (error) => logger.error({ event: 'unexpected-failure', ...describeError(error) }),
+  });
   const server = createListeningServer(app.callback(), config);
   const drainable = makeDrainable(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://${host}:${address.port}`, calculators: catalog.plans.length })}\n`);
+  await listen(server, config.port, config.host, 'listening', { calculators: catalog.plans.length });
+  readiness = 'ready';
 
-  const event = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
   onStopSignals({
     stop(signal) {
-      event({ event: 'stopping', signal });
+      readiness = 'draining';
+      logger.info({ event: 'stopping', signal, budgetMs: config.drainTimeoutMs });
       // Stop accepting, answer what was received, close every connection, then release the workers.
       void drainable.drain(config.drainTimeoutMs).then(async (outcome) => {
         await runner.close();
-        requestLog.flush();
-        event({ event: 'stopped', outcome });
+        logger.info({ event: 'stopped', outcome });
         process.exit(outcome === 'drained' ? 0 : 1);
       });
     },
     stopNow(signal) {
-      requestLog.flush();
-      event({ event: 'stopped', outcome: 'second-signal', signal });
+      logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
       process.exit(signalExitCode(signal));
     },
   });
 }
 
-main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof BootFailure;
-  process.stderr.write(`${known ? (error as Error).message : `The service could not start: ${String((error as Error)?.stack ?? error)}`}\n`);
+/** Listens, and logs the address under `event`; a socket that cannot be had is a ListenFailure. */
+async function listen(server: Server, port: number, host: string, event: string, fields: object = {}): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenFailure(error, host, port)));
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  logger.info({ event, url: `http://${shown}:${address.port}`, ...fields });
+}
+
+/** The socket could not be opened: the address is taken, not on this machine, or not allowed. */
+class ListenFailure extends Error {
+  readonly code: string;
+  readonly host: string;
+  readonly port: number;
+  constructor(error: NodeJS.ErrnoException, host: string, port: number) {
+    super(`cannot listen on ${host}:${port}`);
+    this.code = error.code ?? error.name;
+    this.host = host;
+    this.port = port;
+  }
+
+  get reason(): string {
+    switch (this.code) {
+      case 'EADDRINUSE':
+        return `port ${this.port} on ${this.host} is already in use; stop what holds it or set another port`;
+      case 'EADDRNOTAVAIL':
+        return `${this.host} is not an address of this machine; set HOST (or ADMIN_HOST) to one of its addresses`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `the host name ${this.host} does not resolve; set HOST (or ADMIN_HOST) to an address or a known name`;
+      case 'EACCES':
+        return `listening on port ${this.port} needs privileges this process does not have; choose a port above 1023`;
+      default:
+        return `the socket could not be opened (${this.code})`;
+    }
+  }
+}
+
+process.on('uncaughtException', (error) => {
+  logger.fatal({ event: 'uncaught-exception', ...describeError(error) });
   process.exit(1);
 });
+process.on('unhandledRejection', (error) => {
+  logger.fatal({ event: 'unhandled-rejection', ...describeError(error) });
+  process.exit(1);
+});
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) logger.fatal({ event: 'invalid-configuration', problems: error.problems });
+  else if (error instanceof BootFailure) logger.fatal({ event: 'packs-have-problems', problems: error.problems });
+  else if (error instanceof ListenFailure) logger.fatal({ event: 'cannot-listen', host: error.host, port: error.port, code: error.code, reason: error.reason });
+  else logger.fatal({ event: 'cannot-start', ...describeError(error) });
+  process.exit(1);
+});
+

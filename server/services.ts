@@ -5,6 +5,7 @@ import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
+import type { ServiceMetrics } from './metrics.ts';
 import type { createQueryChecker } from './query.ts';
 
 /** Everything the routes use, worked out once when the app is built. */
@@ -14,6 +15,7 @@ export interface Services {
   metadata: MetadataSource;
   runner: CalculationRunner;
   rateLimiter: RateLimiter;
+  metrics: ServiceMetrics;
   docs: DocsSite | undefined;
   /** The query checker of an operation, from the operations table. */
   queryChecker(operationId: string): ReturnType<typeof createQueryChecker>;

@@ -7,6 +7,8 @@ import { clientAddress, clientKey } from '../limits/client.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
+import type { CalculationResult } from '../calculation/calculate.ts';
+import type { CalculationOutcome } from '../metrics.ts';
 
 /** POST calculate: body limits, then calculator, shape and context, then admission, then the calculation. */
 export function registerCalculateRoute(router: Router<RequestState>, services: Services): void {
@@ -35,17 +37,24 @@ export function registerCalculateRoute(router: Router<RequestState>, services: S
     const { body, issues, context } = decodeEnvelope(services, ctx, raw);
     const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
 
+    const calculator = plan.def.id;
     const client = clientKey(clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), config.trustProxyHops));
     const admission = await services.rateLimiter.admit(client);
-    if (admission === 'limited') throw new ApiProblem({ _tag: 'CalculatorRateLimited' });
-    if (admission === 'unavailable') throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
+    if (admission !== 'admitted') {
+      services.metrics.countCalculation(calculator, admission === 'limited' ? 'rate-limited' : 'unavailable');
+      throw new ApiProblem({ _tag: admission === 'limited' ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
+    }
     const place = services.runner.tryAcquire();
-    if (!place) throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
+    if (!place) {
+      services.metrics.countCalculation(calculator, 'busy');
+      throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
+    }
 
     const result = await place.run(
-      { calculatorId: plan.def.id, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts: (body as { facts: unknown }).facts },
+      { calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts: (body as { facts: unknown }).facts },
       config.calcTimeoutMs,
     );
+    services.metrics.countCalculation(calculator, OUTCOMES[result.kind]);
     switch (result.kind) {
       case 'ok':
         ctx.status = 200;
@@ -63,6 +72,14 @@ export function registerCalculateRoute(router: Router<RequestState>, services: S
     }
   });
 }
+
+const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
+  ok: 'ok',
+  decode: 'invalid-facts',
+  calculation: 'calculation-error',
+  timeout: 'timeout',
+  unavailable: 'unavailable',
+};
 
 /** Parses the body and checks its envelope; facts themselves are decoded by the calculator's own schema. */
 function decodeEnvelope(

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE_PACKS, money, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { rawRequest } from './raw-http.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
 // The service as a separate process, configured by its environment. Node runs it with tsx as a
@@ -106,8 +108,55 @@ test('invalid configuration stops the process with a message naming each setting
 test('a pack with problems stops the process, printing every diagnostic', async () => {
   const { code, output } = await runToExit({ RULEPACKS_DIR: join(FIXTURE_PACKS, 'cycle') });
   assert.is(code, 1);
-  assert.match(output, /service will not start/);
+  assert.match(output, /"event":"packs-have-problems"/);
   assert.match(output, /rules\/\S+\.yaml:\d+:\d+ cycle /);
+});
+
+test('with ADMIN_PORT, /readyz says ready while serving and 503 draining once SIGTERM arrives, until the last request is answered', async () => {
+  const service = await start({ ADMIN_PORT: '0' });
+  const adminLine = service.output().split('\n').find((text) => text.includes('"event":"admin-listening"'));
+  const admin = JSON.parse(adminLine!).url as string;
+  assert.equal(await (await fetch(`${admin}/readyz`)).json(), { status: 'ready' });
+  // A request whose body is still on its way keeps the drain going while the readiness is checked.
+  const body = JSON.stringify({ facts: { taxableIncome: money(9_000_000) } });
+  const { socket, response } = rawRequest(service.url, `POST /api/v1/calculators/au.income-tax.annual/calculate HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  service.child.kill('SIGTERM');
+  let readiness: Response | undefined;
+  for (let attempt = 0; attempt < 200 && readiness?.status !== 503; attempt++) {
+    readiness = await fetch(`${admin}/readyz`);
+    if (readiness.status !== 503) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.is(readiness!.status, 503);
+  assert.equal(await readiness!.json(), { status: 'draining' });
+  assert.is((await fetch(`${admin}/livez`)).status, 200);
+  socket.write(body.slice(10));
+  const answer = await response;
+  assert.is(answer.status, 200);
+  assert.is(answer.headers.connection, 'close');
+  assert.is(await service.exited, 0);
+});
+
+test('a port in use or an address not on this machine stops the process with one structured line, no stack trace', async () => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = String((holder.address() as AddressInfo).port);
+    for (const [env, code] of [
+      [{ PORT: port }, 'EADDRINUSE'],
+      [{ HOST: '192.0.2.1' }, 'EADDRNOTAVAIL'],
+    ] as const) {
+      const { code: exitCode, output } = await runToExit(env);
+      assert.is(exitCode, 1, output);
+      const failure = output.split('\n').find((line) => line.includes('"event":"cannot-listen"'));
+      assert.ok(failure, output);
+      assert.is(JSON.parse(failure!).code, code);
+      assert.is(JSON.parse(failure!).level, 'fatal');
+      assert.not.match(output, /^\s+at /m);
+    }
+  } finally {
+    holder.close();
+  }
 });
 
 test.run();

@@ -151,7 +151,7 @@ test('each request is logged once with its route template and never its values',
   await fetch(`${server.url}/api/v1/facts?calculator=au.pay.take-home`);
   const line = server.logs.at(-1)!;
   assert.is(server.logs.length, before + 1);
-  assert.equal(Object.keys(line).sort(), ['durationMs', 'method', 'route', 'status']);
+  assert.equal(Object.keys(line).sort(), ['durationMs', 'method', 'requestId', 'route', 'status']);
   assert.is(line.route, '/api/v1/facts');
   assert.not.match(JSON.stringify(line), /au\.pay/);
 });
