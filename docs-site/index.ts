@@ -3,7 +3,8 @@
  * (frontmatter, links between pages, navigation), and serves pages, Markdown, navigation and search.
  * The HTTP layer uses only this entry.
  */
-export { buildDocsSite, type DocsPage, type DocsSite, type DocsSiteOptions } from './lib/site.ts';
+export { buildDocsSite, compileDocsSite, type DocsPage, type DocsSite, type DocsSiteOptions } from './lib/site.ts';
+export { docsInputsDigest, openDocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
 export type { GeneratedPage } from './lib/content.ts';
 export { PAGE_STATUSES, PAGE_TYPES, PRIMARY_READERS, type PageStatus, type PageType, type PrimaryReader } from './lib/frontmatter.ts';
 export { pagesMissingFromNavigation, type NavigationItem, type NavigationPageItem } from './lib/navigation.ts';

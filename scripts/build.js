@@ -1,15 +1,31 @@
 #!/usr/bin/env node
-// Builds what `npm start` runs: the service and its calculation worker, each bundled into one
-// JavaScript file under dist/, so that production starts plain node on code that needs no
-// transpiler and loads one file instead of hundreds of modules.
+// Builds what `npm start` runs: the service and its calculation worker, bundled under dist/, so
+// that production starts plain node on code that needs no transpiler and loads a few files instead
+// of hundreds of modules; and the work a boot would otherwise repeat on every start, done once here
+// from the repository (see server/boot.ts for how a boot checks that it is still current).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}dist`;
 
 rmSync(outdir, { recursive: true, force: true });
+mkdirSync(`${outdir}/generated`, { recursive: true });
+
+// The pack-format validators as Ajv standalone code, compiled here instead of on every boot.
+const { packValidatorsModuleSource } = await tsImport('../engine/load/standalone-validators.ts', import.meta.url);
+const validatorsFile = `${outdir}/generated/precompiled-validators.js`;
+writeFileSync(validatorsFile, packValidatorsModuleSource());
+/** Puts the generated validators in the place of engine/load/precompiled-validators.ts. */
+const precompiledValidators = {
+  name: 'precompiled-validators',
+  setup(build) {
+    build.onResolve({ filter: /[/\\]precompiled-validators\.ts$/ }, () => ({ path: validatorsFile }));
+  },
+};
+
 await build({
   absWorkingDir: root,
   // dist/ sits one folder below the root, as server/ does, so paths the server works out from its
@@ -18,6 +34,10 @@ await build({
   entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculation/worker.ts' },
   outdir,
   bundle: true,
+  // What the boot imports only when it needs it (the Markdown parser) goes into chunks of its own.
+  splitting: true,
+  // Chunks sit beside the bundles: code works out paths from its own file's folder.
+  chunkNames: 'chunk-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -28,4 +48,16 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [precompiledValidators],
 });
+
+// The documentation, compiled from the Markdown and the shipped packs' reference pages. Broken
+// packs or pages are not the build's to report: the service reports them, in full, at boot.
+const boot = await tsImport('../server/boot.ts', import.meta.url);
+try {
+  const snapshot = await boot.compileDocs(boot.loadCatalog());
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(boot.DOCS_SNAPSHOT, JSON.stringify(snapshot));
+} catch (error) {
+  process.stderr.write(`build: no documentation snapshot (${error instanceof Error ? error.constructor.name : 'error'}); the service will compile the documentation at boot and report the problem\n`);
+}

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildDocsSite, referencePages, type DocsSite } from '../docs-site/index.ts';
+import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
+import { docsInputsDigest, openDocsSite, referencePages, type DocsSiteSnapshot } from '../docs-site/snapshot.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
 import { SOURCE_KINDS } from './openapi/components.ts';
 
@@ -8,6 +9,14 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
 const DOCS_CONTENT = fileURLToPath(new URL('../docs-site/content/', import.meta.url));
 const DOCS_NAVIGATION = fileURLToPath(new URL('../docs-site/navigation.yaml', import.meta.url));
+/** Where the build stores the compiled documentation (see scripts/build.js). */
+export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json', import.meta.url));
+
+/** A stored docs snapshot: the compiled site and the digest of what it was compiled from. */
+export interface StoredDocsSnapshot {
+  inputs: string;
+  site: DocsSiteSnapshot;
+}
 
 /** Thrown when the service must not start; `problems` lists every reason. */
 export class BootFailure extends Error {
@@ -36,8 +45,32 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
   return createCatalog(loaded.packs.flatMap((pack) => pack.plans));
 }
 
-/** Builds the documentation site, with reference pages generated from the catalog; a broken page or link stops the boot. */
-export function loadDocs(catalog: Catalog): DocsSite | undefined {
+/** Where the project's documentation comes from, with reference pages generated from the catalog. */
+export function projectDocsOptions(catalog: Catalog): Required<DocsSiteOptions> {
+  return { contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT, generatedPages: referencePages(catalog) };
+}
+
+/**
+ * Compiles the documentation site from its Markdown, with reference pages generated from the
+ * catalog, into what a build stores; a broken page or link throws. The Markdown parser is loaded
+ * only here, so a boot from a current snapshot never loads it.
+ */
+export async function compileDocs(catalog: Catalog): Promise<StoredDocsSnapshot> {
+  const { compileDocsSite } = await import('../docs-site/index.ts');
+  const options = projectDocsOptions(catalog);
+  return { inputs: docsInputsDigest(options), site: compileDocsSite(options) };
+}
+
+/**
+ * The documentation site for the catalog being served: from the build's snapshot when it was
+ * compiled from exactly these pages, navigation and packs, else compiled now (a broken page or
+ * link stops the boot). `snapshotFile: null` always compiles.
+ */
+export async function loadDocs(catalog: Catalog, snapshotFile: string | null = DOCS_SNAPSHOT): Promise<{ site: DocsSite; from: 'snapshot' | 'sources' } | undefined> {
   if (!existsSync(DOCS_NAVIGATION)) return undefined;
-  return buildDocsSite({ contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT, generatedPages: referencePages(catalog) });
+  if (snapshotFile !== null && existsSync(snapshotFile)) {
+    const stored = JSON.parse(readFileSync(snapshotFile, 'utf8')) as StoredDocsSnapshot;
+    if (stored.inputs === docsInputsDigest(projectDocsOptions(catalog))) return { site: openDocsSite(stored.site), from: 'snapshot' };
+  }
+  return { site: openDocsSite((await compileDocs(catalog)).site), from: 'sources' };
 }

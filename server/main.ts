@@ -26,7 +26,8 @@ async function main(): Promise<void> {
 
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
   const catalog = loadCatalog(packPaths);
-  const docs = loadDocs(catalog);
+  const docs = await loadDocs(catalog);
+  if (docs) logger.info({ event: 'docs-loaded', from: docs.from, pages: docs.site.paths().length });
   const runner =
     config.calcIsolation === 'worker'
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     catalog,
     runner,
     config,
-    docs,
+    docs: docs?.site,
     metrics,
     log: (line) => requestLogger.info(line),
     reportFailure: (error) => logger.error({ event: 'unexpected-failure', ...describeError(error) }),

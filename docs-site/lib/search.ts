@@ -32,14 +32,15 @@ const FIELD_BOOSTS = { title: { boost: 10 }, description: { boost: 3 }, body: { 
 // A term is at most 100 characters, so this only bounds work for callers that skip validation.
 const MAX_QUERY_WORDS = 32;
 
-/**
- * Builds the full-text index over published pages once and returns the search function.
- * Ranking: a page whose title is the query comes first, then pages matching in the title, then the
- * rest, each group by elasticlunr score (title boosted over description over body); ties by path.
- * Words match case-insensitively by stem ("calculations" finds "calculated"), and a query word
- * also matches longer indexed stems it starts (`calc` finds "calculation").
- */
-export function createDocsSearch(pages: readonly SearchablePage[]): (term: string) => SearchResult[] {
+/** The search index with what search needs of each page: plain data, so a build can store it. */
+export interface SearchSnapshot {
+  /** elasticlunr's own serialised index. */
+  readonly index: object;
+  readonly pages: readonly SearchablePage[];
+}
+
+/** Indexes the published pages for full-text search; the costly part of search, done once. */
+export function indexDocsSearch(pages: readonly SearchablePage[]): SearchSnapshot {
   const index = elasticlunr<IndexedPage>(function () {
     this.setRef('path');
     this.addField('title');
@@ -59,6 +60,24 @@ export function createDocsSearch(pages: readonly SearchablePage[]): (term: strin
       body: normalize(page.text),
     });
   }
+  return { index: index.toJSON(), pages };
+}
+
+/** Builds the full-text index over published pages once and returns the search function. */
+export function createDocsSearch(pages: readonly SearchablePage[]): (term: string) => SearchResult[] {
+  return openDocsSearch(indexDocsSearch(pages));
+}
+
+/**
+ * The search function over an index made by `indexDocsSearch`.
+ * Ranking: a page whose title is the query comes first, then pages matching in the title, then the
+ * rest, each group by elasticlunr score (title boosted over description over body); ties by path.
+ * Words match case-insensitively by stem ("calculations" finds "calculated"), and a query word
+ * also matches longer indexed stems it starts (`calc` finds "calculation").
+ */
+export function openDocsSearch(snapshot: SearchSnapshot): (term: string) => SearchResult[] {
+  const index = elasticlunr.Index.load<IndexedPage>(snapshot.index as elasticlunr.SerialisedIndexData<IndexedPage>);
+  const { pages } = snapshot;
   // Maps, not objects, keyed by path or title: no input can reach a prototype property.
   const byPath = new Map(pages.map((page) => [page.path, page]));
   const normalizedTitles = pages.map((page) => ({ path: page.path, title: normalize(page.title) }));

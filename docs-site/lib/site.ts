@@ -9,7 +9,8 @@ import { DOCS_PATH_MAX_LENGTH, DOCS_PATH_PATTERN_SOURCE, isDocsPath, relativePos
 import { plainTextOf } from './plain-text.ts';
 import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
-import { createDocsSearch, type SearchablePage, type SearchResult } from './search.ts';
+import { indexDocsSearch, type SearchablePage, type SearchResult } from './search.ts';
+import { openDocsSite, type DocsSiteSnapshot } from './snapshot.ts';
 
 /** Where the documentation comes from. */
 export interface DocsSiteOptions {
@@ -53,13 +54,19 @@ interface CheckedPage {
   readonly frontmatter: PageFrontmatter;
 }
 
+/** Reads, checks, renders and indexes all documentation, ready to serve; see `compileDocsSite`. */
+export function buildDocsSite(options: DocsSiteOptions): DocsSite {
+  return openDocsSite(compileDocsSite(options));
+}
+
 /**
- * Reads, checks and renders all documentation once, at boot. Throws a `DocsBuildError` listing every
+ * Reads, checks, renders and indexes all documentation once, into plain data that a build can store
+ * and `openDocsSite` serves. Throws a `DocsBuildError` listing every
  * problem of the first phase that has any: first the pages themselves (paths, frontmatter), then
  * what depends on the set of pages (links between pages, MDX syntax, the navigation). Checking links
  * only once every page is known avoids reporting links to a page whose own frontmatter is broken.
  */
-export function buildDocsSite(options: DocsSiteOptions): DocsSite {
+export function compileDocsSite(options: DocsSiteOptions): DocsSiteSnapshot {
   const projectRoot = options.projectRoot ?? findProjectRoot(options.contentDir);
   const pages = checkPages(readSources(options, projectRoot));
   const published = pages.filter((page) => page.frontmatter.status === 'published');
@@ -87,16 +94,7 @@ export function buildDocsSite(options: DocsSiteOptions): DocsSite {
   problems.push(...navigation.problems);
   if (problems.length > 0) throw new DocsBuildError(problems);
 
-  const navigationItems = deepFreeze(navigation.items);
-  const paths = Object.freeze([...served.keys()].sort());
-  const search = createDocsSearch(searchable);
-  return {
-    navigation: () => navigationItems,
-    page: (path) => served.get(path),
-    markdown: (path) => served.get(path)?.markdown,
-    search,
-    paths: () => paths,
-  };
+  return { navigation: navigation.items, pages: [...served.values()], search: indexDocsSearch(searchable) };
 }
 
 function readSources(options: DocsSiteOptions, projectRoot: string): PageSource[] {
@@ -166,13 +164,13 @@ function renderPage(
     return link.line === undefined ? { file: origin.source, message } : { file: origin.source, line: link.line, message };
   });
 
-  const served: DocsPage = deepFreeze({
+  const served: DocsPage = {
     frontmatter: { description: frontmatter.description, status: 'published', title: frontmatter.title },
     markdown: rendered.markdown,
     path: origin.path,
     slugs: slugsOf(origin.path),
     source: origin.source,
-  });
+  };
   return { page: served, text: plainTextOf(tree), problems };
 }
 
@@ -185,14 +183,4 @@ function navigationItemOf(page: CheckedPage): NavigationPageItem {
     source: origin.source,
     title: frontmatter.title,
   };
-}
-
-// Pages and navigation are shared by every request; freezing them means no handler can change what
-// the next reader gets.
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { suggest } from '../model/suggest.ts';
+import { PRECOMPILED_VALIDATORS } from './precompiled-validators.ts';
 // Imported rather than read from disk, so that a bundle of the engine carries its schemas with it.
 import calculatorSchema from '../schema/calculator.schema.json' with { type: 'json' };
 import definitionsSchema from '../schema/definitions.schema.json' with { type: 'json' };
@@ -24,17 +25,34 @@ const SCHEMAS: Record<PackFileKind, object> = {
   examples: examplesSchema,
 };
 
-let validators: Map<PackFileKind | 'fact', ValidateFunction> | undefined;
+/** The validators: one per kind of pack file, and `fact` for one entry of facts.yaml. */
+export const PACK_VALIDATOR_NAMES = [...PACK_FILE_KINDS, 'fact'] as const;
+type ValidatorName = (typeof PACK_VALIDATOR_NAMES)[number];
 
-/** Compiles the pack-format schemas once per process; `fact` checks one entry of facts.yaml. */
-function packValidators(): Map<PackFileKind | 'fact', ValidateFunction> {
-  if (validators) return validators;
+/**
+ * An Ajv instance holding every pack-format schema under its validator's name. `code` lets the
+ * build ask for source code, which it compiles ahead of time (see precompiled-validators.ts).
+ */
+export function createPackSchemaAjv(code: { source?: boolean; esm?: boolean } = {}): Ajv2020 {
   // Pack files are checked once, at load: code that compiles fast matters more than code that runs fast.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { optimize: false } });
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { optimize: false, ...code } });
   ajv.addSchema(definitionsSchema, 'definitions.schema.json');
-  const kinds: [PackFileKind | 'fact', ValidateFunction][] = PACK_FILE_KINDS.map((kind) => [kind, ajv.compile(SCHEMAS[kind])]);
-  kinds.push(['fact', ajv.compile(factsSchema.properties.facts.items)]);
-  validators = new Map(kinds);
+  for (const kind of PACK_FILE_KINDS) ajv.addSchema(SCHEMAS[kind], kind);
+  ajv.addSchema(factsSchema.properties.facts.items, 'fact');
+  return ajv;
+}
+
+let validators: Map<ValidatorName, ValidateFunction> | undefined;
+
+/** The validators, compiled ahead of time when this is a build, else compiled once per process. */
+function packValidators(): Map<ValidatorName, ValidateFunction> {
+  if (validators) return validators;
+  if (PRECOMPILED_VALIDATORS) {
+    validators = new Map(PACK_VALIDATOR_NAMES.map((name) => [name, PRECOMPILED_VALIDATORS![name] as ValidateFunction]));
+  } else {
+    const ajv = createPackSchemaAjv();
+    validators = new Map(PACK_VALIDATOR_NAMES.map((name) => [name, ajv.getSchema(name)!]));
+  }
   return validators;
 }
 

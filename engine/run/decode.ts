@@ -12,7 +12,9 @@ let ajv: Ajv2020 | undefined;
 /** The Ajv instance for fact schemas: every error collected, `x-expected` known as an annotation. */
 export function factsAjv(): Ajv2020 {
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    // Fact schemas are made by the engine from pack data already checked at load: checking them against
+    // JSON Schema's own meta-schema as well would compile that meta-schema on every boot.
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false });
     ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' });
   }
   return ajv;

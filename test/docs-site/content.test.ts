@@ -3,16 +3,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
-import { loadDocs } from '../../server/boot.ts';
+import { buildDocsSite, pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { projectDocsOptions } from '../../server/boot.ts';
 import { shippedPacks, PROJECT_ROOT } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 import { containsDocumented, documentedExamples } from './executable-examples.ts';
 
-// The real documentation, built as the service builds it at boot, served by the real app.
+// The real documentation, compiled from its sources as a build (or a boot without a current build) does, served by the real app.
 const CONTENT = fileURLToPath(new URL('../../docs-site/content/', import.meta.url));
 const { catalog } = shippedPacks();
-const docs = loadDocs(catalog)!;
+const docs = buildDocsSite(projectDocsOptions(catalog));
 let server: TestServer;
 
 test.before(async () => {

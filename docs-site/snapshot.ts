@@ -1,0 +1,6 @@
+/**
+ * The documentation site served from a compiled snapshot: the light entry that a boot uses, with no
+ * Markdown parser behind it. `index.ts` is the full entry, which compiles sites from Markdown.
+ */
+export { docsInputsDigest, openDocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
+export { referencePages } from './reference/generate.ts';
