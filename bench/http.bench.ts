@@ -9,13 +9,14 @@
  *   options: --duration=8 --warmup=3 --calc-warmup=10 --connections=50
  *            --wide (also run the service with CALC_CONCURRENCY=<connections>: slow to start, ~2.5 GB)
  *            --pin (servers on cpu 0, load generator on cpu 1) --profile[=dir] (CPU profile of the service)
+ *            --server=<dist/server.js of another build> (A/B: run that build instead of building this one)
  *
  * The machine's cores are shared: the load generator needs most of one. The service's calculate
  * scenario warms up longer because each of its worker threads is a V8 isolate that warms up alone.
  */
 import autocannon, { type Request, type Result } from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,10 +29,9 @@ import { median } from './lib/measure.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
 
-const TARGETS = { ratio: 0.3, perSec: 10_000, p99Ms: 10 };
+const TARGETS = { ratio: 0.42, perSec: 10_000, p99Ms: 10, rssMB: 110 };
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
 const LIST_PATH = '/api/v1/calculators';
-const TSX_CLI = join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 const argument = (name: string) => process.argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
 const numberOption = (name: string, fallback: number) => {
@@ -49,6 +49,9 @@ const connections = numberOption('connections', 50);
 const wide = Boolean(argument('wide'));
 const pin = Boolean(argument('pin'));
 const profileArg = argument('profile');
+/** `--server=<file>`: run this compiled service instead of building and running dist/server.js (an A/B against another build). */
+const serverArg = argument('server');
+const serverFile = serverArg?.includes('=') ? serverArg.split('=')[1]! : undefined;
 const profileDir = profileArg ? (profileArg.includes('=') ? profileArg.split('=')[1]! : join(tmpdir(), 'tax-rules-bench-profiles', 'http')) : undefined;
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
@@ -70,13 +73,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `tsx <script>` in its own process group, its output to a log file. */
-function startTsx(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): { child: ChildProcess; log: string } {
-  if (!existsSync(TSX_CLI)) throw new Error(`tsx is not installed at ${TSX_CLI}`);
+/** Starts node with these arguments in its own process group, its output to a log file. */
+function startNode(name: string, nodeArgs: string[], env: Record<string, string>): { child: ChildProcess; log: string } {
   const log = join(work, `${name}.log`);
   const out = openSync(log, 'w');
   const command = pin ? 'taskset' : process.execPath;
-  const args = [...(pin ? ['-c', '0', process.execPath] : []), TSX_CLI, ...nodeFlags, script];
+  const args = [...(pin ? ['-c', '0', process.execPath] : []), ...nodeArgs];
   const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out], detached: true });
   started.add(child);
   child.once('exit', () => started.delete(child));
@@ -101,7 +103,7 @@ async function stop(child: ChildProcess, graceMs = 10_000): Promise<void> {
   }, graceMs);
   await exited;
   clearTimeout(timer);
-  // The tsx parent has gone; give its node child a moment to flush (profiles are written at exit).
+  // Give a tsx child a moment to flush once its parent has gone (profiles are written at exit).
   await new Promise((resolve) => setTimeout(resolve, 300));
 }
 
@@ -156,10 +158,13 @@ async function ready(child: ChildProcess, port: number, log: string, timeoutMs =
   throw new Error(`not ready within ${timeoutMs} ms:\n${readFileSync(log, 'utf8').slice(-2000)}`);
 }
 
-/** `tsx server/main.ts` with PORT and RATE_LIMIT_MAX=0, as `npm start` runs it (tsx passes node flags on, for profiling). */
+/** The node flags `npm start` runs the service with, read from scripts/start.sh so the bench runs it the same way. */
+const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(PROJECT_ROOT, 'scripts/start.sh'), 'utf8'))?.[1]?.split(' ') ?? [];
+
+/** The compiled service, `node dist/server.js` as `npm start` runs it, with PORT and RATE_LIMIT_MAX=0 (node flags for profiling). */
 async function startService(name: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; port: number; log: string }> {
   const port = await freePort();
-  const { child, log } = startTsx(name, 'server/main.ts', { PORT: String(port), RATE_LIMIT_MAX: '0', ...env }, nodeFlags);
+  const { child, log } = startNode(name, [...START_FLAGS, ...nodeFlags, serverFile ?? 'dist/server.js'], { PORT: String(port), RATE_LIMIT_MAX: '0', ...env });
   await ready(child, port, log);
   return { child, port, log };
 }
@@ -215,9 +220,37 @@ interface LoadResult {
   autocannon: { p50: number; p99: number; requestsPerSecAverage: number };
   /** CLOCK_MONOTONIC microseconds around the measured run, to cut a server profile to it. */
   window: { fromUs: number; toUs: number };
+  /** The server's own CPU time (user + system) per 2xx answer in the measured run: less disturbed than rates by a busy machine. */
+  cpuUsPer2xx: number;
+  /** The server's resident set at the end of the measured run, and its peak since start, in MB (Linux). */
+  rssMB: number;
+  peakRssMB: number;
 }
 
-async function load(scenario: string, port: number, makeRequest: () => Request, warmup = warmupS): Promise<LoadResult> {
+/** CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
+function cpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields of the line, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Resident and peak resident memory of a process in MB (Linux /proc; NaN elsewhere). */
+function memoryMB(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kB = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kB('VmRSS') / 1024, peak: kB('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+async function load(scenario: string, port: number, pid: number, makeRequest: () => Request, warmup = warmupS): Promise<LoadResult> {
   // Warm-up at the same concurrency, discarded.
   await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: warmup, requests: [makeRequest()] });
   const latencies: number[] = [];
@@ -227,7 +260,10 @@ async function load(scenario: string, port: number, makeRequest: () => Request, 
   });
   const startedAt = performance.now();
   const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuBefore = cpuMicros(pid);
   const result: Result = await instance;
+  const cpuUsed = cpuMicros(pid) - cpuBefore;
+  const memory = memoryMB(pid);
   const toUs = Number(process.hrtime.bigint() / 1000n);
   const seconds = (performance.now() - startedAt) / 1000;
   latencies.sort((a, b) => a - b);
@@ -249,6 +285,9 @@ async function load(scenario: string, port: number, makeRequest: () => Request, 
     maxMs: latencies[latencies.length - 1] ?? NaN,
     autocannon: { p50: result.latency.p50, p99: result.latency.p99, requestsPerSecAverage: result.requests.average },
     window: { fromUs, toUs },
+    cpuUsPer2xx: cpuUsed / result['2xx'],
+    rssMB: memory.rss,
+    peakRssMB: memory.peak,
   };
 }
 
@@ -266,7 +305,12 @@ try {
   }
   say(`HTTP bench: ${connections} keep-alive connections, ${durationS} s per scenario after ${warmupS} s warm-up (${calcWarmupS} s for the service's calculate)${pin ? ', servers on cpu 0, load generator on cpu 1' : ', unpinned (2 cores shared with the load generator)'}.`);
 
-  // 1. The service, as `npm start` runs it: a fresh process per scenario, so each profile is one route's.
+  // 1. The service, as `npm start` runs it (compiled first, so the bundle is the current sources'):
+  // a fresh process per scenario, so each profile is one route's.
+  if (!serverFile) {
+    const built = spawnSync(process.execPath, ['scripts/build.js'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
+  }
   const profileFlags = (scenario: string): string[] => {
     if (!profileDir) return [];
     const dir = join(profileDir, scenario);
@@ -277,8 +321,8 @@ try {
   const profileSection = async (scenario: string, window: LoadResult['window']) => {
     if (!profileDir) return;
     const dir = join(profileDir, scenario);
-    // The busiest thread is the service's main thread (the tsx parent only relays signals; the
-    // calculation workers are started without the profiler flags).
+    // The busiest thread is the service's main thread (the calculation workers are started without
+    // the profiler flags).
     let best: { file: string; summary: ReturnType<typeof summarizeProfile> } | undefined;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
       const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
@@ -304,13 +348,13 @@ try {
     const expected = direct.compute(facts).netPay;
     if (reply.status !== 200 || served.report.netPay.cents !== expected) throw new Error(`the service answered ${reply.status} / net pay ${served.report?.netPay?.cents} for request ${n}, expected ${expected}`);
   }
-  const calculated = await load('service calculate', service.port, calculateRequest, calcWarmupS);
+  const calculated = await load('service calculate', service.port, service.child.pid!, calculateRequest, calcWarmupS);
   results.push(calculated);
   await stop(service.child);
   await profileSection('calculate', calculated.window);
 
   const listService = await startService('service-list', {}, profileFlags('list'));
-  const listed = await load('service list', listService.port, listRequest);
+  const listed = await load('service list', listService.port, listService.child.pid!, listRequest);
   results.push(listed);
   await stop(listService.child);
   await profileSection('list', listed.window);
@@ -325,20 +369,21 @@ try {
   ];
   writeFileSync(replayFile, JSON.stringify(captured));
   const replayPort = await freePort();
-  const replay = startTsx('replay', 'bench/replay-server.ts', { PORT: String(replayPort), REPLAY_FILE: replayFile });
+  // Node itself, with tsx as a hook, so that the process measured is the server.
+  const replay = startNode('replay', ['--import', 'tsx', 'bench/replay-server.ts'], { PORT: String(replayPort), REPLAY_FILE: replayFile });
   await ready(replay.child, replayPort, replay.log);
   const replayed = await send(replayPort, 'POST', CALCULATE_PATH, JSON.stringify({ facts: capturedFacts }));
   if (!replayed.body.equals(capturedCalculate.body) || JSON.stringify(strip(replayed.headers)) !== JSON.stringify(strip(capturedCalculate.headers))) {
     throw new Error('the replay server does not give back the captured response');
   }
-  results.push(await load('bare replay calculate', replayPort, calculateRequest));
-  results.push(await load('bare replay list', replayPort, listRequest));
+  results.push(await load('bare replay calculate', replayPort, replay.child.pid!, calculateRequest));
+  results.push(await load('bare replay list', replayPort, replay.child.pid!, listRequest));
   await stop(replay.child);
 
   // 3. For the diagnosis: the service with as many calculation places as connections.
   if (wide) {
     const widened = await startService('service-wide', { CALC_CONCURRENCY: String(connections) });
-    results.push(await load(`service calculate, CALC_CONCURRENCY=${connections}`, widened.port, calculateRequest, Math.max(calcWarmupS, 20)));
+    results.push(await load(`service calculate, CALC_CONCURRENCY=${connections}`, widened.port, widened.child.pid!, calculateRequest, Math.max(calcWarmupS, 20)));
     await stop(widened.child);
   }
 } finally {
@@ -355,8 +400,13 @@ const list = byName('service list');
 const replayCalc = byName('bare replay calculate');
 const replayList = byName('bare replay list');
 const ratios = { calculate: calc.okPerSec / replayCalc.okPerSec, list: list.okPerSec / replayList.okPerSec };
+// Server CPU per answer, replay over service: the throughput ratio the two would have if each had a
+// core to itself, which a busy shared machine disturbs far less than the rates.
+const cpuRatios = { calculate: replayCalc.cpuUsPer2xx / calc.cpuUsPer2xx, list: replayList.cpuUsPer2xx / list.cpuUsPer2xx };
 const targets = [
   { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (2xx/s)`, value: ratios.calculate, unit: '×', pass: ratios.calculate >= TARGETS.ratio },
+  { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (server CPU per 2xx)`, value: cpuRatios.calculate, unit: '×', pass: cpuRatios.calculate >= TARGETS.ratio },
+  { target: `service RSS ≤ ${TARGETS.rssMB} MB under the calculate load`, value: calc.rssMB, unit: 'MB', pass: calc.rssMB <= TARGETS.rssMB },
   { target: `calculate ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s (2xx)`, value: calc.okPerSec, unit: '/s', pass: calc.okPerSec >= TARGETS.perSec },
   { target: `calculate p99 < ${TARGETS.p99Ms} ms at ${connections} connections (2xx)`, value: calc.p99Ms, unit: 'ms', pass: calc.p99Ms < TARGETS.p99Ms },
   { target: `list ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s`, value: list.okPerSec, unit: '/s', pass: list.okPerSec >= TARGETS.perSec },
@@ -391,8 +441,12 @@ if (json) {
           p90Ms: round(result.p90Ms),
           p99Ms: round(result.p99Ms),
           maxMs: round(result.maxMs),
+          cpuUsPer2xx: round(result.cpuUsPer2xx, 1),
+          rssMB: round(result.rssMB, 1),
+          peakRssMB: round(result.peakRssMB, 1),
         })),
         ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3) },
+        cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3) },
         targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
         notes,
       },
@@ -403,15 +457,15 @@ if (json) {
 } else {
   const num = (value: number, digits = 0) => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   say();
-  say(`${'scenario'.padEnd(42)} ${'2xx/s'.padStart(8)} ${'all/s'.padStart(8)} ${'non-2xx'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+  say(`${'scenario'.padEnd(42)} ${'2xx/s'.padStart(8)} ${'all/s'.padStart(8)} ${'non-2xx'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'CPU µs/2xx'.padStart(10)} ${'RSS MB'.padStart(7)}`);
   for (const result of results) {
     const other = Object.values(result.otherStatuses).reduce((sum, count) => sum + count, 0) + result.errors;
-    say(`${result.scenario.padEnd(42)} ${num(result.okPerSec).padStart(8)} ${num(result.allPerSec).padStart(8)} ${num(other).padStart(8)} ${num(result.p50Ms, 2).padStart(7)} ${num(result.p90Ms, 2).padStart(7)} ${num(result.p99Ms, 2).padStart(7)} ${num(result.maxMs, 1).padStart(7)}`);
+    say(`${result.scenario.padEnd(42)} ${num(result.okPerSec).padStart(8)} ${num(result.allPerSec).padStart(8)} ${num(other).padStart(8)} ${num(result.p50Ms, 2).padStart(7)} ${num(result.p90Ms, 2).padStart(7)} ${num(result.p99Ms, 2).padStart(7)} ${num(result.maxMs, 1).padStart(7)} ${num(result.cpuUsPer2xx, 0).padStart(10)} ${num(result.rssMB, 0).padStart(7)}`);
   }
   say();
-  say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}×`);
+  say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}× (2xx/s); by server CPU per 2xx: calculate ${num(cpuRatios.calculate, 3)}×, list ${num(cpuRatios.list, 3)}×`);
   for (const note of notes) say(`note: ${note}`);
   say();
-  for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(52)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
+  for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(58)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
   for (const section of profileSections) say(`\n${section}`);
 }

@@ -7,10 +7,29 @@ export class BodyReadFailure extends Error {
   }
 }
 
+/** How often the deadlines of bodies still being read are checked: a late body is cut off at most this late. */
+export const DEADLINE_CHECK_MS = 100;
+
+/** Bodies being read, each with its deadline; one interval checks them all, instead of a timer per request. */
+const reading = new Map<IncomingMessage, { deadline: number; expire: () => void }>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function watchDeadline(request: IncomingMessage, timeoutMs: number, expire: () => void): void {
+  reading.set(request, { deadline: performance.now() + timeoutMs, expire });
+  sweeper ??= setInterval(() => {
+    const now = performance.now();
+    for (const { deadline, expire } of reading.values()) if (deadline <= now) expire();
+    if (reading.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }, DEADLINE_CHECK_MS).unref();
+}
+
 /**
- * Reads a request body up to `limit` bytes within `timeoutMs`. Rejects as soon as the limit is
- * crossed (or at once when content-length says it will be), without reading further, so an
- * oversized or endless body costs no more than the limit.
+ * Reads a request body up to `limit` bytes within `timeoutMs` (checked every DEADLINE_CHECK_MS).
+ * Rejects as soon as the limit is crossed (or at once when content-length says it will be), without
+ * reading further, so an oversized or endless body costs no more than the limit.
  */
 export function readBody(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -22,7 +41,7 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs: num
     const chunks: Buffer[] = [];
     let received = 0;
     const finish = (error?: BodyReadFailure) => {
-      clearTimeout(timer);
+      reading.delete(request);
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('aborted', onGone);
@@ -39,7 +58,7 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs: num
     };
     const onEnd = () => finish();
     const onGone = () => finish(new BodyReadFailure('client-gone'));
-    const timer = setTimeout(() => finish(new BodyReadFailure('timed-out')), timeoutMs);
+    watchDeadline(request, timeoutMs, () => finish(new BodyReadFailure('timed-out')));
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('aborted', onGone);
