@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Plain JavaScript so that it runs under node directly: it registers tsx, then loads the TypeScript tool.
-import { register } from 'tsx/esm/api';
+// Plain JavaScript so that it runs under node directly (see run-tool.js).
+import { runTool } from './run-tool.js';
 
-register();
-await import('../tools/validate-pack/main.ts');
+await runTool('validate-pack');

@@ -26,7 +26,7 @@ const precompiledValidators = {
   },
 };
 
-await build({
+const bundleOptions = {
   absWorkingDir: root,
   // dist/ sits one folder below the root, as server/ does, so paths the server works out from its
   // own location (the packs, the docs) mean the same from the bundle. The worker keeps its name
@@ -49,7 +49,17 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [precompiledValidators],
+};
+await build(bundleOptions);
+
+// The command-line tools, each in dist/<tool>/main.js: two folders below the root, as in tools/, so
+// the paths they work out from their own location (the shipped packs) hold.
+await build({
+  ...bundleOptions,
+  entryPoints: Object.fromEntries(['validate-pack', 'explain', 'pack-diff'].map((tool) => [`${tool}/main`, `tools/${tool}/main.ts`])),
+  chunkNames: 'tools-chunk-[hash]',
 });
+
 
 // The documentation, compiled from the Markdown and the shipped packs' reference pages. Broken
 // packs or pages are not the build's to report: the service reports them, in full, at boot.
