@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseFormula, renderFormula, type FormulaNames } from '../../engine/index.ts';
@@ -64,6 +65,18 @@ test('a formula nested past any sensible depth is a problem, not a crash', () =>
 test('every problem of the unknown-name kind is reported, not only the first', () => {
   const { problems } = parseFormula('pai + rat + levy_rate', NAMES);
   assert.equal(problems.map((problem) => [problem.start, problem.end]), [[0, 3], [6, 9], [12, 21]]);
+});
+
+test('any text at all gives an expression or located problems, never an exception', () => {
+  const pieces = ['pay', 'rate', 'levy-rate', 'row.a', 'floor-dollar', 'max', 'bracket', 'let', 'in', 'if', 'then', 'else', 'not', 'and', 'mod', '=', ';', ',', '(', ')', '−', '-', '×', '*', '÷', '<', '≤', '"weekly', '"', '.', '0', '1.5', ' ', '\n', '#', '€', '\u{1F600}'];
+  fc.assert(
+    fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join(' '))), (text) => {
+      const { expression, problems } = parseFormula(text, NAMES);
+      assert.ok((expression === undefined) !== (problems.length === 0), text);
+      for (const problem of problems) assert.ok(problem.start >= 0 && problem.start <= text.length && problem.end >= problem.start, text);
+    }),
+    { numRuns: 2000, seed: 20251123 },
+  );
 });
 
 test.run();
