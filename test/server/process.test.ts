@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE_PACKS, money, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
 import { rawRequest } from './raw-http.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
@@ -157,6 +158,21 @@ test('a port in use or an address not on this machine stops the process with one
   } finally {
     holder.close();
   }
+});
+
+test('a second SIGTERM, after the first has started a drain, exits at once with 143', async () => {
+  const service = await start({});
+  // A request whose body never finishes keeps the drain waiting for the whole budget.
+  const { socket } = rawRequest(service.url, `POST /api/v1/calculators/au.income-tax.annual/calculate HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  service.child.kill('SIGTERM');
+  // Past the window in which a repeat is taken for the same signal delivered twice.
+  await new Promise((resolve) => setTimeout(resolve, REPEAT_WINDOW_MS + 200));
+  assert.is(service.child.exitCode, null, 'still draining');
+  service.child.kill('SIGTERM');
+  assert.is(await service.exited, 143);
+  assert.match(service.output(), /"event":"stopped","outcome":"second-signal","signal":"SIGTERM"/);
+  socket.destroy();
 });
 
 test.run();
