@@ -3,32 +3,20 @@
  * full traces. Knows no tax and no HTTP; everything specific lives in the packs.
  */
 export { createCatalog, type Catalog } from './catalog/catalog.ts';
-export {
-  calculatorEntry,
-  calculatorFacts,
-  factDescriptor,
-  graphEdges,
-  ruleDescriptor,
-  type CalculatorEntry,
-  type FactDescriptor,
-  type FactQuestion,
-  type GraphEdge,
-  type RuleDescriptor,
-} from './catalog/descriptors.ts';
-export { factHelp, type FactHelp } from './catalog/help.ts';
+export { calculatorEntry, calculatorFacts, factDescriptor, graphEdges, ruleDescriptor } from './catalog/descriptors.ts';
+export { factHelp } from './catalog/help.ts';
 export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
+export { object, ref, tagged, type JsonSchema } from './contract/schema-type.ts';
+export { CONTRACT_SCHEMAS, type CalculatorEntry, type FactDescriptor, type FactHelp, type ParameterTrace, type RuleDescriptor, type TraceNode } from './contract/shapes.ts';
 export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';
 export { parseFormula, type FormulaNames, type FormulaProblem, type ParsedFormula } from './expressions/formula-parse.ts';
 export { FORMULA_WIDTH, renderFormula } from './expressions/formula-render.ts';
-export type { SourceRefJson } from './expressions/values.ts';
 export { formulaNames } from './load/formula.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticKind, type GraphIssueKind, type SourceLocation } from './model/diagnostics.ts';
-export type { CalculatorDef, FactDef, HelpMode, PackDef, ParameterDef, RuleDef, SourceDef } from './model/pack.ts';
+export { HELP_MODES, type CalculatorDef, type FactDef, type HelpMode, type PackDef, type ParameterDef, type RuleDef, type SourceDef } from './model/pack.ts';
 export { Decimal } from './money/decimal.ts';
 export { suggest } from './model/suggest.ts';
+export { reportSchemas } from './report/fields.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, runCalculator, runCalculatorJson, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
-export type { CalculatorPlan } from './run/plan.ts';
-export type { JsonSchema } from './run/shapes.ts';
-export type { ParameterTrace, TraceNode } from './trace/trace.ts';
-export { reportSchemas } from './run/report-schema.ts';
+export { computeFacts, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
+export { planWithReport, type CalculatorPlan } from './run/plan.ts';

@@ -1,61 +1,9 @@
-import type { SourceRefJson } from '../expressions/values.ts';
+import type { CalculatorEntry, FactDescriptor, FactQuestion, GraphEdge, RuleDescriptor } from '../contract/shapes.ts';
 import type { FactDef, RuleDef } from '../model/pack.ts';
 import { resolveParameter, sourceRefOf } from '../run/parameters.ts';
 import type { CalculatorPlan } from '../run/plan.ts';
 
-/** A calculator's catalog entry, exactly the API's closed shape. */
-export interface CalculatorEntry {
-  calculatorId: string;
-  context: { jurisdiction: string; taxYear: string };
-  description: string;
-  inputFactIds: string[];
-  outputFactIds: string[];
-  reportSchemaName: string;
-  ruleIds: string[];
-  supportedHelpModes: string[];
-  title: string;
-}
-
-export interface FactQuestion {
-  _tag: 'FactQuestion';
-  id: string;
-  inputKind: string;
-  prompt: string;
-  helpText?: string | null;
-}
-
-export interface FactDescriptor {
-  authority: 'input' | 'derived' | 'parameter';
-  id: string;
-  question: FactQuestion | null;
-  schemaTag: string;
-  title: string;
-}
-
-export interface RuleParameterDescriptor {
-  id: string;
-  title: string;
-  source: SourceRefJson;
-  effectivePeriod: { from: string; toExclusive: string | null };
-}
-
-export interface RuleDescriptor {
-  id: string;
-  title: string;
-  parameters: RuleParameterDescriptor[];
-  provides: string[];
-  requires: string[];
-  sourcePolicy: 'required' | 'not-required';
-  sources: SourceRefJson[];
-  allowDuplicateProvides: boolean | null;
-}
-
-export interface GraphEdge {
-  from: string;
-  ruleId: string;
-  to: string;
-}
-
+/** A calculator's catalog entry. */
 export function calculatorEntry(plan: CalculatorPlan): CalculatorEntry {
   const { def } = plan;
   return {
@@ -71,6 +19,7 @@ export function calculatorEntry(plan: CalculatorPlan): CalculatorEntry {
   };
 }
 
+/** The question a fact asks its user, as the API shows it, or null for a fact without one. */
 export function questionOf(fact: FactDef): FactQuestion | null {
   if (!fact.question) return null;
   return {
@@ -82,6 +31,7 @@ export function questionOf(fact: FactDef): FactQuestion | null {
   };
 }
 
+/** A fact as the API describes it. */
 export function factDescriptor(fact: FactDef): FactDescriptor {
   return { authority: fact.authority, id: fact.id, question: questionOf(fact), schemaTag: fact.schemaTag, title: fact.title };
 }

@@ -1,14 +1,8 @@
 import type { HelpMode } from '../model/pack.ts';
 import type { CalculatorPlan } from '../run/plan.ts';
 import { describeShape } from '../run/shapes.ts';
-import { questionOf, type FactQuestion } from './descriptors.ts';
-
-/** One help item for a calculator input, as decode errors carry it. */
-export interface FactHelp {
-  factId: string;
-  title: string;
-  question?: FactQuestion;
-}
+import type { FactHelp } from '../contract/shapes.ts';
+import { questionOf } from './descriptors.ts';
 
 /**
  * Help for each input fact of a calculator in a help mode: `errors` gives each fact's question as

@@ -1,13 +1,7 @@
+import type { SourceRef } from '../contract/shapes.ts';
 import type { Decimal } from '../money/decimal.ts';
 import type { EffectivePeriod, ParameterUnit, TableSpec } from '../model/pack.ts';
 
-/** A source as the API shows it. */
-export interface SourceRefJson {
-  _tag: 'SourceRef';
-  kind: string;
-  reference: string;
-  title: string;
-}
 
 /** One row of a bracket table, in internal units (money in cents), with its display form. */
 export interface TableRow {
@@ -45,7 +39,7 @@ export interface ResolvedParameter {
   unit: ParameterUnit;
   effectivePeriod: EffectivePeriod;
   sourceId: string;
-  source: SourceRefJson;
+  source: SourceRef;
   /** Scalar value in internal units (money in cents), or the table. */
   value: Decimal | boolean | TableValue;
   /** The value as written in the pack, for traces and docs. */

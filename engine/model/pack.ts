@@ -126,7 +126,9 @@ export type ReportFieldTemplate =
   | { ledgerComponents: string }
   | { rulePackVersion: true };
 
-export type HelpMode = 'none' | 'errors' | 'schema' | 'examples' | 'sources' | 'full';
+/** How much help a calculator's decode errors may carry, from none to everything. */
+export const HELP_MODES = ['none', 'errors', 'schema', 'examples', 'sources', 'full'] as const;
+export type HelpMode = (typeof HELP_MODES)[number];
 
 export interface CalculatorDef {
   id: string;

@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { JsonSchema } from './shapes.ts';
+import type { JsonSchema } from '../contract/schema-type.ts';
 
 /** One problem with a request's input, located by its JSON path; never quotes the value received. */
 export interface InputIssue {

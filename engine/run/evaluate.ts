@@ -1,16 +1,15 @@
 import { performance } from 'node:perf_hooks';
-import { EvaluationFailure, RowValue, TableValue, type ParameterRead, type ResolvedParameter, type Scope, type TableRow, type Value } from '../expressions/values.ts';
+import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
-import type { ParameterTrace, TraceNode } from '../trace/trace.ts';
+import { writeReport } from '../report/write.ts';
 import { issuesFromErrors, type InputIssue } from './decode.ts';
-import { traceSources, type CalculatorPlan, type PlanStep } from './plan.ts';
-import { compiledReport, type CompiledReportObject } from './report-template.ts';
-import { beyondExactCents, moneyObject } from './shapes.ts';
-import { reportJson } from './report-json.ts';
+import type { CalculatorPlan, PlanStep } from './plan.ts';
+import type { ComponentResult, StepRecord } from './record.ts';
+import { beyondExactCents } from './shapes.ts';
 
-/** What running a calculator can come to. Only `ok` carries a report. */
+/** What running a calculator can come to. Only `ok` carries a report: the JSON text the service sends. */
 export type CalculationOutcome =
-  | { ok: true; report: unknown }
+  | { ok: true; json: string }
   | { ok: false; failure: 'decode'; issues: InputIssue[] }
   | { ok: false; failure: 'calculation'; message: string; cause: { ruleId?: string; parameterId?: string; reason: string } }
   | { ok: false; failure: 'timeout' };
@@ -20,24 +19,6 @@ export interface RunOptions {
   deadline?: number;
 }
 
-/** A ledger component as the API shows it, before its trace is attached. */
-export interface ComponentResult {
-  id: string;
-  label: string;
-  effect: string;
-  status: 'active' | 'zeroed';
-  amount: Decimal;
-  fact: string;
-}
-
-/** What one rule evaluation left behind for the trace. */
-export interface StepRecord {
-  raw: Value;
-  reads: ParameterRead[];
-  lets: Value[];
-  components?: ComponentResult[];
-}
-
 const NO_LETS: Value[] = [];
 
 class Timeout extends Error {}
@@ -45,22 +26,14 @@ class Timeout extends Error {}
 type Executed = { ok: true; values: Value[]; records: StepRecord[] };
 type Failure = Exclude<CalculationOutcome, { ok: true }>;
 
-/** Decodes the facts and runs the calculator's rules in order; pure apart from reading the clock for the deadline. */
+/**
+ * Decodes the facts, runs the calculator's rules in order and writes the report as JSON text (parse it
+ * for objects); pure apart from reading the clock for the deadline.
+ */
 export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): CalculationOutcome {
   const executed = execute(plan, facts, options);
   if (!executed.ok) return executed;
-  return { ok: true, report: buildReport(plan, executed.values, executed.records) };
-}
-
-/**
- * Like runCalculator, but the report comes as its JSON text, written directly from precomputed
- * fragments with each shared trace node serialised once: what the service sends, byte for byte the
- * same as JSON.stringify of runCalculator's report.
- */
-export function runCalculatorJson(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): { ok: true; json: string } | Failure {
-  const executed = execute(plan, facts, options);
-  if (!executed.ok) return executed;
-  return { ok: true, json: reportJson(plan, executed.values, executed.records) };
+  return { ok: true, json: writeReport(plan, executed.values, executed.records) };
 }
 
 /** Runs a calculator and returns the JSON value of every fact it read or derived, by fact id. */
@@ -111,7 +84,7 @@ function evaluateStep(step: PlanStep, values: Value[]): StepRecord {
       const status = amount.isZero() ? component.whenZero : 'active';
       if (status === 'active' && component.effect === 'additive') total = total.add(amount);
       if (status === 'active' && component.effect === 'subtractive') total = total.sub(amount);
-      components.push({ id: component.id, label: component.label, effect: component.effect, status, amount, fact: component.fact });
+      components.push({ status, amount });
     });
     record.components = components;
     raw = total;
@@ -134,96 +107,4 @@ function evaluateStep(step: PlanStep, values: Value[]): StepRecord {
   }
   values[step.outputSlot] = result;
   return record;
-}
-
-/** Assembles the report from the calculator's template; trace nodes are built once each and shared. */
-function buildReport(plan: CalculatorPlan, values: Value[], records: StepRecord[]): unknown {
-  const nodes: (TraceNode | undefined)[] = new Array(plan.steps.length);
-  const nodeOf = (index: number): TraceNode => (nodes[index] ??= traceNode(plan, plan.steps[index]!, values, records[index]!, nodeOf));
-  const currency = plan.pack.currency;
-  const build = (object: CompiledReportObject): Record<string, unknown> => {
-    const out: Record<string, unknown> = { _tag: object.tag };
-    for (const field of object.fields) {
-      switch (field.kind) {
-        case 'object':
-          out[field.name] = build(field.object);
-          break;
-        case 'money':
-          out[field.name] = moneyObject(field.read(values) as Decimal, currency);
-          break;
-        case 'fact':
-          out[field.name] = field.encode(field.read(values));
-          break;
-        case 'trace':
-          out[field.name] = nodeOf(field.step);
-          break;
-        case 'components':
-          out[field.name] = records[field.step]!.components!.map((component) => ({
-            _tag: 'LedgerComponent',
-            amount: moneyObject(component.amount, currency),
-            effect: component.effect,
-            id: component.id,
-            label: component.label,
-            status: component.status,
-            trace: nodeOf(plan.stepOfFact.get(component.fact)!),
-          }));
-          break;
-        case 'version':
-          out[field.name] = plan.rulePackVersion;
-      }
-    }
-    return out;
-  };
-  return build(compiledReport(plan));
-}
-
-const parameterTraces = new Map<object, ParameterTrace>();
-
-/** What a trace shows of a parameter value read (or a table row matched); the same object every run. */
-function parameterTrace(parameter: ResolvedParameter, row: TableRow | undefined): ParameterTrace {
-  const key: object = row ?? parameter;
-  let found = parameterTraces.get(key);
-  if (!found) {
-    const entry: ParameterTrace = { title: parameter.title, unit: parameter.unit, effectivePeriod: parameter.effectivePeriod, source: parameter.sourceId };
-    if (row) {
-      entry.matchedRow = row.index + 1;
-      entry.row = row.display;
-      if (row.amountBelow) entry.amountBelowRow = row.amountBelow.div(100).toString();
-    } else entry.value = parameter.display;
-    found = Object.freeze(entry);
-    parameterTraces.set(key, found);
-  }
-  return found;
-}
-
-function traceNode(plan: CalculatorPlan, step: PlanStep, values: Value[], record: StepRecord, nodeOf: (index: number) => TraceNode): TraceNode {
-  const facts: Record<string, unknown> = {};
-  step.rule.requires.forEach((factId, index) => {
-    facts[factId] = step.encodeInputs[index]!(values[step.inputSlots[index]!]!);
-  });
-  const parameters: Record<string, ParameterTrace> = {};
-  const { sources } = traceSources(step, record.reads);
-  for (const read of record.reads) {
-    const parameter = step.parameters[read.parameterIndex]!;
-    parameters[parameter.id] = parameterTrace(parameter, read.row);
-  }
-  const result = values[step.outputSlot]!;
-  const inputs: TraceNode['inputs'] = { facts, parameters };
-  // Named intermediate values (`let`), so a reader sees each step of the working; money stays in cents.
-  record.lets.forEach((value, slot) => {
-    if (value === undefined || value instanceof TableValue || value instanceof RowValue) return;
-    (inputs.intermediate ??= {})[step.letNames[slot]!] = isDecimal(value) ? value.toString() : value;
-  });
-  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) inputs.beforeRounding = record.raw.toString();
-  return {
-    _tag: 'TraceNode',
-    ruleId: step.rule.id,
-    title: step.rule.title,
-    formula: step.formula,
-    inputs,
-    result: step.encodeOutput(result),
-    rounding: step.roundingName,
-    sources,
-    children: step.childSteps.map(nodeOf),
-  };
 }

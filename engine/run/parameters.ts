@@ -1,9 +1,10 @@
 import { Decimal, HUNDRED, ZERO } from '../money/decimal.ts';
 import type { ParameterDef, ParameterValueDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
-import { TableValue, type ResolvedParameter, type SourceRefJson, type TableRow } from '../expressions/values.ts';
+import type { SourceRef } from '../contract/shapes.ts';
+import { TableValue, type ResolvedParameter, type TableRow } from '../expressions/values.ts';
 
 /** The API form of a declared source. */
-export function sourceRefOf(source: SourceDef): SourceRefJson {
+export function sourceRefOf(source: SourceDef): SourceRef {
   return Object.freeze({ _tag: 'SourceRef', kind: source.kind, reference: source.reference, title: source.title });
 }
 

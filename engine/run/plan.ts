@@ -1,14 +1,19 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Evaluator } from '../expressions/compile.ts';
+import type { JsonSchema } from '../contract/schema-type.ts';
+import type { SourceRef } from '../contract/shapes.ts';
 import { renderFormula } from '../expressions/formula-render.ts';
-import type { ParameterRead, ResolvedParameter, SourceRefJson, Value } from '../expressions/values.ts';
+import type { ResolvedParameter, Value } from '../expressions/values.ts';
+import type { Decimal } from '../money/decimal.ts';
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import type { CalculatorDef, FactDef, FactShape, LedgerComponentDef, PackDef, ReportFieldTemplate, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
-import { reportFacts, type CheckedPack } from '../validate/check-pack.ts';
+import type { CalculatorDef, FactDef, LedgerComponentDef, PackDef, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
+import { compileTemplate, templateFacts, templateProblems, type ReportWriter } from '../report/fields.ts';
+import { traceText, type TraceText } from '../report/trace-text.ts';
+import type { CheckedPack } from '../validate/check-pack.ts';
 import { compileSchema } from './decode.ts';
 import { resolveParameter, sourceRefOf } from './parameters.ts';
-import { decoderOf, encoderOf, jsonSchemaOf, type JsonSchema } from './shapes.ts';
+import { decoderOf, encoderOf, jsonSchemaOf } from './shapes.ts';
 
 /** One rule, ready to run inside one calculator. */
 export interface PlanStep {
@@ -23,14 +28,15 @@ export interface PlanStep {
   letCount: number;
   letNames: readonly string[];
   ledger?: { components: readonly LedgerComponentDef[]; slots: number[] };
-  round: (cents: import('../money/decimal.ts').Decimal) => import('../money/decimal.ts').Decimal;
+  round: (cents: Decimal) => Decimal;
   roundingName: string;
   formula: string;
   /** Steps that provide this step's derived inputs, in the order of `requires`. */
   childSteps: number[];
-  ruleSources: readonly SourceRefJson[];
-  encodeInputs: ((value: Value) => unknown)[];
+  ruleSources: readonly SourceRef[];
   encodeOutput: (value: Value) => unknown;
+  /** What its trace node says that is the same on every run, as JSON text. */
+  traceText: TraceText;
 }
 
 /** Everything needed to run one calculator many times, worked out once. */
@@ -49,6 +55,8 @@ export interface CalculatorPlan {
   slotOf: ReadonlyMap<string, number>;
   stepOfFact: ReadonlyMap<string, number>;
   report: ReportObjectTemplate;
+  /** Writes the report of a run, as its template says; compiled from `report` when the plan is built. */
+  writeReport: ReportWriter;
   facts: ReadonlyMap<string, FactDef>;
 }
 
@@ -75,7 +83,7 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       for (const required of rule.requires) place(required);
       order.push(rule);
     };
-    for (const factId of [...def.outputFacts, ...reportFacts(def.report)]) place(factId);
+    for (const factId of [...def.outputFacts, ...templateFacts(def.report)]) place(factId);
 
     const slotOf = new Map<string, number>();
     const slot = (factId: string) => {
@@ -97,6 +105,8 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       });
       const compiled = checked.rules.get(rule.id)?.compiled;
       const mode = checked.roundingModes.get(rule.rounding)!;
+      const formula = compiled?.formula ?? ledgerFormula(rule.ledger ?? []);
+      const letNames = compiled?.letNames ?? [];
       return {
         index,
         rule,
@@ -107,25 +117,30 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
         parameters: resolved,
         ...(compiled ? { evaluate: compiled.evaluate } : {}),
         letCount: compiled?.letCount ?? 0,
-        letNames: compiled?.letNames ?? [],
+        letNames,
         ...(rule.ledger ? { ledger: { components: rule.ledger, slots: rule.ledger.map((component) => slot(component.fact)) } } : {}),
         round: roundingFunction(mode),
         roundingName: mode.name,
-        formula: compiled?.formula ?? ledgerFormula(rule.ledger ?? []),
+        formula,
         childSteps: [],
         ruleSources: rule.sources.map((id) => sourceRefOf(sources.get(id)!)),
-        encodeInputs: rule.requires.map((id) => encoderOf(facts.get(id)!.shape, pack.currency)),
         encodeOutput: encoderOf(outputFact.shape, pack.currency),
+        traceText: traceText({
+          rule,
+          formula,
+          roundingName: mode.name,
+          parameters: resolved,
+          requiredShapes: rule.requires.map((id) => facts.get(id)!.shape),
+          outputShape: outputFact.shape,
+          letNames,
+          currency: pack.currency,
+        }),
       };
     });
     for (const step of steps) {
       step.childSteps = step.rule.requires.filter((id) => stepOfFact.has(id)).map((id) => stepOfFact.get(id)!);
     }
 
-    const templateProblems = checkTemplate(def, def.report, [], facts, stepOfFact, steps);
-    for (const problem of templateProblems) {
-      diagnostics.push({ kind: 'reference', message: `calculator \`${def.id}\` report: ${problem.message}`, location: def.locate(['report', ...problem.path]) });
-    }
 
     const factsSchema: JsonSchema = {
       type: 'object',
@@ -134,7 +149,7 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       additionalProperties: false,
       properties: Object.fromEntries(inputFacts.map((fact) => [fact.id, { ...jsonSchemaOf(fact.shape, pack.currency), description: fact.title }])),
     };
-    plans.push({
+    const plan = {
       def,
       pack,
       context: { jurisdiction: pack.jurisdiction.code, taxYear: pack.taxYear.id },
@@ -149,7 +164,12 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       stepOfFact,
       report: def.report,
       facts,
-    });
+    };
+    const problems = templateProblems(def.report, plan);
+    for (const problem of problems) {
+      diagnostics.push({ kind: 'reference', message: `calculator \`${def.id}\` report: ${problem.message}`, location: def.locate(['report', ...problem.path]) });
+    }
+    if (problems.length === 0) plans.push({ ...plan, writeReport: compileTemplate(def.report, plan) });
   }
   return { plans, diagnostics };
 }
@@ -176,53 +196,9 @@ function ledgerFormula(components: readonly LedgerComponentDef[]): string {
   return sum === undefined ? '' : renderFormula(sum);
 }
 
-/** The sources a step's trace shows: its rule's, then those of the parameter values it read. */
-export function traceSources(step: PlanStep, reads: readonly ParameterRead[]): { sources: readonly SourceRefJson[]; added: string[] } {
-  let sources = step.ruleSources;
-  const added: string[] = [];
-  for (const read of reads) {
-    const parameter = step.parameters[read.parameterIndex]!;
-    const known = sources.some((source) => source === parameter.source || (source.kind === parameter.source.kind && source.reference === parameter.source.reference && source.title === parameter.source.title));
-    if (!known) {
-      sources = [...sources, parameter.source];
-      added.push(parameter.sourceId);
-    }
-  }
-  return { sources, added };
-}
-
-/** The shape at a dotted path into a fact, or undefined. */
-export function shapeAt(facts: ReadonlyMap<string, FactDef>, path: string): FactShape | undefined {
-  const [root, ...fields] = path.split('.');
-  let shape: FactShape | undefined = facts.get(root!)?.shape;
-  for (const field of fields) shape = shape?.type === 'record' ? shape.fields[field] : undefined;
-  return shape;
-}
-
-function checkTemplate(
-  def: CalculatorDef,
-  template: ReportObjectTemplate,
-  path: string[],
-  facts: ReadonlyMap<string, FactDef>,
-  stepOfFact: ReadonlyMap<string, number>,
-  steps: PlanStep[],
-): { message: string; path: string[] }[] {
-  const problems: { message: string; path: string[] }[] = [];
-  for (const [name, field] of Object.entries(template.fields) as [string, ReportFieldTemplate][]) {
-    const at = [...path, 'fields', name];
-    const available = (id: string) => def.inputFacts.includes(id) || stepOfFact.has(id);
-    if ('fields' in field) problems.push(...checkTemplate(def, field, at, facts, stepOfFact, steps));
-    else if ('money' in field) {
-      if (shapeAt(facts, field.money)?.type !== 'money') problems.push({ message: `\`${field.money}\` is not a money fact`, path: at });
-      else if (!available(field.money.split('.')[0]!)) problems.push({ message: `\`${field.money}\` is not available to this calculator`, path: at });
-    } else if ('fact' in field) {
-      if (!shapeAt(facts, field.fact)) problems.push({ message: `\`${field.fact}\` is not a fact or fact field`, path: at });
-    } else if ('trace' in field) {
-      if (!stepOfFact.has(field.trace)) problems.push({ message: `\`${field.trace}\` is not derived by a rule of this calculator`, path: at });
-    } else if ('ledgerComponents' in field) {
-      const step = stepOfFact.get(field.ledgerComponents);
-      if (step === undefined || !steps[step]!.ledger) problems.push({ message: `\`${field.ledgerComponents}\` is not provided by a ledger rule`, path: at });
-    }
-  }
-  return problems;
+/** The plan with another report template: the same calculation, reported differently. */
+export function planWithReport(plan: CalculatorPlan, report: ReportObjectTemplate): CalculatorPlan {
+  const problems = templateProblems(report, plan);
+  if (problems.length > 0) throw new Error(`the report template does not fit calculator ${plan.def.id}: ${problems.map((problem) => problem.message).join('; ')}`);
+  return { ...plan, report, writeReport: compileTemplate(report, plan) };
 }

@@ -2,6 +2,8 @@ import { Decimal, type Decimal as DecimalValue } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
 import type { StaticType } from '../expressions/compile.ts';
 import type { RecordValue, Value } from '../expressions/values.ts';
+import type { JsonSchema } from '../contract/schema-type.ts';
+import type { Money } from '../contract/shapes.ts';
 
 /** The largest number of cents JSON can carry exactly. */
 export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
@@ -44,7 +46,7 @@ function digitCount(word: number): number {
 }
 
 /** An amount as the API's Money object. */
-export function moneyObject(cents: DecimalValue, currency: string): { _tag: 'Money'; cents: number; currency: string } {
+export function moneyObject(cents: DecimalValue, currency: string): Money {
   return { _tag: 'Money', cents: centsNumber(cents), currency };
 }
 
@@ -63,9 +65,6 @@ export function staticTypeOf(shape: FactShape): StaticType {
       return { kind: 'record', fields: Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, staticTypeOf(field)])) };
   }
 }
-
-/** A JSON Schema (2020-12) node, as generated here. */
-export type JsonSchema = Record<string, unknown>;
 
 /**
  * The JSON Schema of a fact's JSON form. `x-expected` says in words what a value must be; decode

@@ -1,8 +1,9 @@
 import { compileExpression, type CompiledExpression, type StaticType } from '../expressions/compile.ts';
 import { BUILT_IN_ROUNDING_MODES, type RoundingMode } from '../money/rounding.ts';
 import type { Diagnostic, DiagnosticKind, SourceLocation } from '../model/diagnostics.ts';
-import type { CalculatorDef, FactDef, PackDef, ParameterDef, ReportFieldTemplate, RuleDef } from '../model/pack.ts';
+import type { CalculatorDef, FactDef, PackDef, ParameterDef, RuleDef } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
+import { templateFacts } from '../report/fields.ts';
 import { staticTypeOf } from '../run/shapes.ts';
 import { checkParameterCoversYear, checkParameterValues } from './parameters.ts';
 
@@ -254,18 +255,5 @@ function checkCalculator(
     }
   };
   calculator.outputFacts.forEach((factId, index) => walk(factId, calculator.locate(['outputFacts', index])));
-  for (const factId of reportFacts(calculator.report)) walk(factId, calculator.locate(['report']));
-}
-
-/** Fact ids a report template reads (the first segment of each path). */
-export function reportFacts(template: { fields: Record<string, ReportFieldTemplate> }): string[] {
-  const found: string[] = [];
-  for (const field of Object.values(template.fields)) {
-    if ('fields' in field) found.push(...reportFacts(field));
-    else if ('money' in field) found.push(field.money.split('.')[0]!);
-    else if ('fact' in field) found.push(field.fact.split('.')[0]!);
-    else if ('trace' in field) found.push(field.trace);
-    else if ('ledgerComponents' in field) found.push(field.ledgerComponents);
-  }
-  return found;
+  for (const factId of templateFacts(calculator.report)) walk(factId, calculator.locate(['report']));
 }

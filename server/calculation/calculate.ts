@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { calculatorEntry, runCalculatorJson, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
+import { calculatorEntry, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
 
 /** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
 export interface CalculationRequest {
@@ -34,7 +34,7 @@ function responsePrefix(plan: CalculatorPlan): string {
 export function calculate(catalog: Catalog, request: CalculationRequest, budgetMs: number): CalculationResult {
   const plan = catalog.find(request.calculatorId, { jurisdiction: request.jurisdiction, taxYear: request.taxYear });
   if (!plan) return { kind: 'unavailable' };
-  const outcome = runCalculatorJson(plan, request.facts, { deadline: performance.now() + budgetMs });
+  const outcome = runCalculator(plan, request.facts, { deadline: performance.now() + budgetMs });
   if (outcome.ok) return { kind: 'ok', body: `${responsePrefix(plan)}${outcome.json}}` };
   switch (outcome.failure) {
     case 'decode':

@@ -1,24 +1,17 @@
 import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
-import { reportSchemas, type Catalog, type JsonSchema } from '../../engine/index.ts';
-
-/** A reference to a named component schema. */
-export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
 
 const text = { type: 'string', minLength: 1 } as const;
 const nonBlank = { type: 'string', minLength: 1, pattern: '^\\S(.*\\S)?$' } as const;
-const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
-  type: 'object',
-  required,
-  additionalProperties: false,
-  properties,
-});
-const tagged = (tag: string, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema =>
-  object({ _tag: { const: tag }, ...properties }, ['_tag', ...required]);
+
+/** A contract schema with some properties narrowed to the values this service serves. */
+function narrowed(schema: JsonSchema, properties: Record<string, JsonSchema>): JsonSchema {
+  return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...properties } };
+}
 
 /** The kinds of SourceRef the API allows. */
 export const SOURCE_KINDS = ['ato-publication', 'legislation', 'regulation', 'internal-validation'];
 
-export const HELP_MODES = ['none', 'errors', 'schema', 'examples', 'sources', 'full'] as const;
 export const ROUNDING_NAMES = ['none', 'round-to-nearest-cent', 'floor-cent', 'ceil-cent', 'floor-dollar', 'ceil-dollar', 'ato-withholding-rounding'];
 
 /** The values the catalog actually serves, which the contract's enumerations name. */
@@ -69,82 +62,13 @@ export function calculatorRunRequestSchema(facts: JsonSchema, values: CatalogVal
 export function componentSchemas(catalog: Catalog): Record<string, JsonSchema> {
   const values = catalogValues(catalog);
   const schemas: Record<string, JsonSchema> = {
-    Money: tagged('Money', { cents: { type: 'integer', description: 'Whole cents.' }, currency: { enum: values.currencies } }),
-    Context: object({ jurisdiction: { enum: values.jurisdictions }, taxYear: { enum: values.taxYears } }),
-    CalculatorEntry: object({
-      calculatorId: { enum: values.calculatorIds },
-      context: ref('Context'),
-      description: { type: 'string' },
-      inputFactIds: { type: 'array', items: { type: 'string' } },
-      outputFactIds: { type: 'array', items: { type: 'string' } },
-      reportSchemaName: { type: 'string' },
-      ruleIds: { type: 'array', items: { type: 'string' } },
-      supportedHelpModes: { type: 'array', items: { enum: [...HELP_MODES] } },
-      title: { type: 'string' },
-    }),
-    FactQuestion: tagged(
-      'FactQuestion',
-      { id: { type: 'string' }, inputKind: { enum: ['money', 'boolean', 'selection'] }, prompt: { type: 'string' }, helpText: { type: ['string', 'null'] } },
-      ['id', 'inputKind', 'prompt'],
-    ),
-    FactDescriptor: object(
-      {
-        authority: { enum: ['input', 'derived', 'parameter'] },
-        id: { type: 'string' },
-        question: { oneOf: [ref('FactQuestion'), { type: 'null' }] },
-        schemaTag: { type: 'string' },
-        title: { type: 'string' },
-      },
-      ['authority', 'id', 'schemaTag', 'title'],
-    ),
-    SourceRef: tagged('SourceRef', {
-      kind: { enum: SOURCE_KINDS },
-      reference: { type: 'string' },
-      title: { type: 'string' },
-    }),
-    EffectivePeriod: object({ from: { type: 'string', format: 'date' }, toExclusive: { type: ['string', 'null'], format: 'date' } }, ['from']),
-    RuleParameter: object({ id: { type: 'string' }, title: { type: 'string' }, source: ref('SourceRef'), effectivePeriod: ref('EffectivePeriod') }),
-    RuleDescriptor: object(
-      {
-        id: { type: 'string' },
-        title: { type: 'string' },
-        parameters: { type: 'array', items: ref('RuleParameter') },
-        provides: { type: 'array', items: { type: 'string' } },
-        requires: { type: 'array', items: { type: 'string' } },
-        sourcePolicy: { enum: ['not-required', 'required'] },
-        sources: { type: 'array', items: ref('SourceRef') },
-        allowDuplicateProvides: { type: ['boolean', 'null'] },
-      },
-      ['id', 'title', 'parameters', 'provides', 'requires', 'sourcePolicy', 'sources'],
-    ),
-    GraphEdge: object({ from: { type: 'string' }, ruleId: { type: 'string' }, to: { type: 'string' } }),
-    GraphValidationIssue: tagged('GraphValidationIssue', {
-      kind: { enum: ['duplicate-provider', 'missing-provider', 'missing-source', 'parameter-overlap', 'parameter-source-mismatch', 'cycle'] },
-      message: { type: 'string' },
-    }),
+    ...CONTRACT_SCHEMAS,
+    Money: narrowed(CONTRACT_SCHEMAS.Money, { currency: { enum: values.currencies } }),
+    Context: narrowed(CONTRACT_SCHEMAS.Context, { jurisdiction: { enum: values.jurisdictions }, taxYear: { enum: values.taxYears } }),
+    CalculatorEntry: narrowed(CONTRACT_SCHEMAS.CalculatorEntry, { calculatorId: { enum: values.calculatorIds } }),
+    SourceRef: narrowed(CONTRACT_SCHEMAS.SourceRef, { kind: { enum: SOURCE_KINDS } }),
+    TraceNode: narrowed(CONTRACT_SCHEMAS.TraceNode, { rounding: { enum: [...ROUNDING_NAMES, null] } }),
     CalculationDiagnostics: tagged('CalculationDiagnostics', { graphIssues: { type: 'array', items: ref('GraphValidationIssue') } }),
-    TraceNode: tagged(
-      'TraceNode',
-      {
-        children: { type: 'array', items: ref('TraceNode') },
-        inputs: { type: 'object', description: 'The facts and parameter values (with their effective periods) the step read, and any named intermediate values.' },
-        result: { description: 'What the step produced.' },
-        ruleId: { type: 'string' },
-        sources: { type: 'array', items: ref('SourceRef') },
-        title: { type: 'string' },
-        formula: { type: ['string', 'null'] },
-        rounding: { enum: [...ROUNDING_NAMES, null] },
-      },
-      ['children', 'inputs', 'result', 'ruleId', 'sources', 'title'],
-    ),
-    LedgerComponent: tagged('LedgerComponent', {
-      amount: ref('Money'),
-      effect: { enum: ['additive', 'subtractive', 'informational'] },
-      id: { type: 'string' },
-      label: { type: 'string' },
-      status: { enum: ['active', 'disabled', 'zeroed'] },
-      trace: ref('TraceNode'),
-    }),
   };
 
   // Facts and reports come from the packs: each calculator's facts schema and report objects, by name.
@@ -156,7 +80,7 @@ export function componentSchemas(catalog: Catalog): Record<string, JsonSchema> {
       schemas[factsName] = plan.factsSchema;
       factsNames.push(factsName);
     }
-    for (const [name, schema] of reportSchemas(plan, ref)) {
+    for (const [name, schema] of reportSchemas(plan)) {
       if (schemas[name]) {
         schemas[name] = mergeConsts(schemas[name]!, schema);
       } else schemas[name] = schema;
@@ -203,7 +127,6 @@ function errorSchemas(values: CatalogValues): Record<string, JsonSchema> {
     CalculatorCapacityExceeded: fixed('CalculatorCapacityExceeded', 'calculation-capacity', 'try-again-manually', 'Every calculation place is busy.'),
     CalculationError: tagged('CalculationError', { message: { type: 'string' }, cause: { description: 'A structured, safe reason (rule id, parameter id).' } }, ['message']),
     CalculatorInputIssue: tagged('CalculatorInputIssue', { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } }),
-    FactHelp: object({ factId: { type: 'string' }, title: { type: 'string' }, question: ref('FactQuestion') }, ['factId', 'title']),
     CalculatorInputDecodeError: tagged(
       'CalculatorInputDecodeError',
       {

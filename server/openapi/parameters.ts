@@ -1,6 +1,5 @@
 import { DOCS_PATH_PATTERN_SOURCE } from '../../docs-site/index.ts';
-import type { JsonSchema } from '../../engine/index.ts';
-import { HELP_MODES } from './components.ts';
+import { HELP_MODES, type JsonSchema } from '../../engine/index.ts';
 
 /** A query parameter: its schema (shared by validation and the API description) and its wording. */
 export interface QueryParameter {

@@ -21,7 +21,7 @@ const annual = catalog.find('au.income-tax.annual')!;
 type Report = Record<string, any>;
 function report(outcome: ReturnType<typeof runCalculator>): Report {
   if (!outcome.ok) throw new Error(`calculation failed: ${JSON.stringify(outcome)}`);
-  return outcome.report as Report;
+  return JSON.parse(outcome.json) as Report;
 }
 
 test('the shipped packs load without diagnostics', () => {

@@ -63,7 +63,7 @@ test('annual tax (in-process): ledger components, each parameter value with its 
   const plan = shippedPacks().catalog.find('au.income-tax.annual')!;
   const outcome = runCalculator(plan, annualFacts);
   assert.ok(outcome.ok);
-  const stdout = explanation(plan, (outcome as { report: Record<string, unknown> }).report, annualFacts);
+  const stdout = explanation(plan, JSON.parse((outcome as { json: string }).json), annualFacts);
   for (const line of [
     '      Low income tax offset  − $574.97  (subtractive, active)',
     '  liability            $3,713.12',

@@ -3,7 +3,7 @@
  * bin/explain.js, `npm run explain --` or `tsx tools/explain/main.ts`.
  */
 import { fileURLToPath } from 'node:url';
-import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, runCalculator, runCalculatorJson } from '../../engine/index.ts';
+import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, runCalculator } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import { usageError } from '../lib/usage.ts';
 import { parseArgs } from './args.ts';
@@ -35,8 +35,8 @@ function main(argv: readonly string[]): number {
   if (!selected.ok) return usageError('explain', selected.problems);
   const { plan } = selected;
 
-  // --json writes the report as the service does (runCalculatorJson), so the bytes are the API's.
-  const outcome = options.json ? runCalculatorJson(plan, facts.facts) : runCalculator(plan, facts.facts);
+  // The report is the service's own JSON text: --json prints it as the API would, byte for byte.
+  const outcome = runCalculator(plan, facts.facts);
   if (!outcome.ok) {
     if (outcome.failure === 'decode') {
       process.stderr.write(`explain: the facts do not decode for ${plan.def.id}:\n`);
@@ -44,9 +44,9 @@ function main(argv: readonly string[]): number {
     } else process.stderr.write(`explain: the calculation failed: ${outcome.failure === 'calculation' ? outcome.message : 'it timed out'}\n`);
     return 1;
   }
-  if ('json' in outcome) {
+  if (options.json) {
     process.stdout.write(`{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
-  } else process.stdout.write(explanation(plan, outcome.report as Record<string, unknown>, facts.facts));
+  } else process.stdout.write(explanation(plan, JSON.parse(outcome.json) as Record<string, unknown>, facts.facts));
   return 0;
 }
 

@@ -1,4 +1,4 @@
-import { runCalculator, type CalculatorPlan, type TraceNode } from '../../engine/index.ts';
+import { planWithReport, runCalculator, type CalculatorPlan, type TraceNode } from '../../engine/index.ts';
 
 /** The trace node of every step a calculator ran, in run order; or why it could not run. */
 export type StepTraces = { ok: true; nodes: TraceNode[] } | { ok: false; error: string };
@@ -11,12 +11,11 @@ export type StepTraces = { ok: true; nodes: TraceNode[] } | { ok: false; error: 
  */
 export function traceEveryStep(plan: CalculatorPlan, facts: unknown): StepTraces {
   const fields = Object.fromEntries(plan.steps.map((step) => [`step${step.index}`, { trace: step.outputFact.id }]));
-  const everyStep: CalculatorPlan = { ...plan, report: { tag: 'EveryStep', fields } };
-  const outcome = runCalculator(everyStep, facts);
+  const outcome = runCalculator(planWithReport(plan, { tag: 'EveryStep', fields }), facts);
   if (!outcome.ok) {
     if (outcome.failure === 'decode') return { ok: false, error: `the facts do not decode: ${outcome.issues.map((issue) => `${issue.path.join('.') || 'facts'} ${issue.message}`).join('; ')}` };
     return { ok: false, error: outcome.failure === 'calculation' ? outcome.message : 'the calculation timed out' };
   }
-  const report = outcome.report as Record<string, TraceNode>;
+  const report = JSON.parse(outcome.json) as Record<string, TraceNode>;
   return { ok: true, nodes: plan.steps.map((step) => report[`step${step.index}`]!) };
 }

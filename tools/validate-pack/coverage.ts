@@ -73,7 +73,7 @@ export function measureCoverage(report: PackReport): PackCoverage {
       for (const node of traced.nodes) {
         record(rulesRun, node.ruleId, example.name);
         for (const [parameterId, read] of Object.entries(node.inputs.parameters)) {
-          if (read.matchedRow !== undefined) record(rowsMatched, rowKey(parameterId, read.effectivePeriod, read.matchedRow), example.name);
+          if (read.matchedRow !== undefined) record(rowsMatched, rowKey(parameterId, { from: read.effectivePeriod.from, toExclusive: read.effectivePeriod.toExclusive ?? null }, read.matchedRow), example.name);
         }
       }
     }

@@ -1,7 +1,7 @@
 import type { Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
-import { centsNumber } from './shapes.ts';
+import { centsNumber } from '../run/shapes.ts';
 
 const text = JSON.stringify;
 

@@ -1,0 +1,66 @@
+import { TableValue, type ResolvedParameter, type TableRow, type Value } from '../expressions/values.ts';
+import type { FactShape, RuleDef } from '../model/pack.ts';
+import { jsonWriterOf } from './value-json.ts';
+
+const text = JSON.stringify;
+
+/**
+ * What a step's trace node says that is the same on every run, as JSON text escaped once when the
+ * plan is built: a report then costs string joins, not re-escaping titles, formulas and sources.
+ */
+export interface TraceText {
+  /** `{"_tag":"TraceNode","ruleId":…,"title":…,"formula":…,"inputs":{"facts":{` */
+  head: string;
+  /** Key and value writer of each fact the rule requires, in order. */
+  facts: { key: string; write: (value: Value) => string }[];
+  /** `"id":{…}` of each parameter as its value is written in the pack, by parameter index. */
+  parameters: string[];
+  /** For table parameters, `"id":{…}` with each row as matched, by parameter index then row index. */
+  rows: (string[] | undefined)[];
+  result: (value: Value) => string;
+  /** `,"rounding":…,"sources":` */
+  rounding: string;
+  /** `"name":` of each named intermediate value. */
+  letKeys: string[];
+  /** The `sources` array as JSON, by the ids of the sources the values read add to the rule's; filled as they occur. */
+  sources: Map<string, string>;
+}
+
+/** The parts of a step its trace text is made from. */
+export interface TraceTextInput {
+  rule: RuleDef;
+  formula: string;
+  roundingName: string;
+  /** Undefined where a parameter has no value in effect: the plan then never runs. */
+  parameters: readonly (ResolvedParameter | undefined)[];
+  requiredShapes: readonly FactShape[];
+  outputShape: FactShape;
+  letNames: readonly string[];
+  currency: string;
+}
+
+/** The trace text of a step, made once when its plan is built. */
+export function traceText(step: TraceTextInput): TraceText {
+  const { rule, currency } = step;
+  return {
+    head: `{"_tag":"TraceNode","ruleId":${text(rule.id)},"title":${text(rule.title)},"formula":${text(step.formula)},"inputs":{"facts":{`,
+    facts: rule.requires.map((id, index) => ({ key: `${index > 0 ? ',' : ''}${text(id)}:`, write: jsonWriterOf(step.requiredShapes[index]!, currency) })),
+    parameters: step.parameters.map((parameter) => (parameter ? parameterText(parameter, undefined) : '')),
+    rows: step.parameters.map((parameter) => (parameter?.value instanceof TableValue ? parameter.value.rows.map((row) => parameterText(parameter, row)) : undefined)),
+    result: jsonWriterOf(step.outputShape, currency),
+    rounding: `,"rounding":${text(step.roundingName)},"sources":`,
+    letKeys: step.letNames.map((name) => `${text(name)}:`),
+    sources: new Map(),
+  };
+}
+
+/** A parameter value read (or a table row matched) as a trace shows it: the ParameterTrace shape. */
+function parameterText(parameter: ResolvedParameter, row: TableRow | undefined): string {
+  const entry: Record<string, unknown> = { title: parameter.title, unit: parameter.unit, effectivePeriod: parameter.effectivePeriod, source: parameter.sourceId };
+  if (row) {
+    entry.matchedRow = row.index + 1;
+    entry.row = row.display;
+    if (row.amountBelow) entry.amountBelowRow = row.amountBelow.div(100).toString();
+  } else entry.value = parameter.display;
+  return `${text(parameter.id)}:${text(entry)}`;
+}

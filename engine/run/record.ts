@@ -1,0 +1,16 @@
+import type { ParameterRead, Value } from '../expressions/values.ts';
+import type { Decimal } from '../money/decimal.ts';
+
+/** A ledger component's outcome in one run, in the order the rule lists its components. */
+export interface ComponentResult {
+  status: 'active' | 'zeroed';
+  amount: Decimal;
+}
+
+/** What one rule evaluation left behind for the trace. */
+export interface StepRecord {
+  raw: Value;
+  reads: ParameterRead[];
+  lets: Value[];
+  components?: ComponentResult[];
+}
