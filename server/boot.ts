@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
 import { docsInputsDigest, openDocsSite, referencePages, type DocsSiteSnapshot } from '../docs-site/snapshot.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
-import { SOURCE_KINDS } from './openapi/components.ts';
+import { valuesOutsideContract } from './enumerations.ts';
+import { componentSchemas } from './openapi/components.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
@@ -32,17 +33,11 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
   const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT });
   const problems = [...loaded.missing.map((path) => `${path}: no such pack folder`), ...loaded.diagnostics.map(formatDiagnostic)];
   if (loaded.packs.length === 0) problems.push('no rule packs were found');
-  // The API names four kinds of source; a pack may not introduce another.
-  for (const { pack } of loaded.packs) {
-    for (const source of pack.sources) {
-      if (!SOURCE_KINDS.includes(source.kind)) {
-        const { file, line, column } = source.at;
-        problems.push(`${file}:${line}:${column} schema source \`${source.id}\` has kind \`${source.kind}\`; the API allows ${SOURCE_KINDS.join(', ')}`);
-      }
-    }
-  }
+  const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
+  // A pack may not introduce a value the API's closed enumerations do not name (a new source kind or rounding mode).
+  problems.push(...valuesOutsideContract(loaded.packs.map((report) => report.pack), componentSchemas(catalog)));
   if (problems.length > 0) throw new BootFailure(problems);
-  return createCatalog(loaded.packs.flatMap((pack) => pack.plans));
+  return catalog;
 }
 
 /** Where the project's documentation comes from, with reference pages generated from the catalog. */

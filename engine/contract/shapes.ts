@@ -1,5 +1,5 @@
 import { GRAPH_ISSUE_KINDS } from '../model/diagnostics.ts';
-import { HELP_MODES } from '../model/pack.ts';
+import { FACT_AUTHORITIES, HELP_MODES, LEDGER_EFFECTS, QUESTION_INPUT_KINDS, SOURCE_POLICIES } from '../model/pack.ts';
 import { object, ref, tagged, type SchemaType } from './schema-type.ts';
 
 const string = { type: 'string' } as const;
@@ -31,12 +31,12 @@ export const CONTRACT_SCHEMAS = {
   }),
   FactQuestion: tagged(
     'FactQuestion',
-    { id: string, inputKind: { enum: ['money', 'boolean', 'selection'] }, prompt: string, helpText: { type: ['string', 'null'] } },
+    { id: string, inputKind: { enum: QUESTION_INPUT_KINDS }, prompt: string, helpText: { type: ['string', 'null'] } },
     ['id', 'inputKind', 'prompt'],
   ),
   FactDescriptor: object(
     {
-      authority: { enum: ['input', 'derived', 'parameter'] },
+      authority: { enum: [...FACT_AUTHORITIES, 'parameter'] },
       id: string,
       question: { oneOf: [ref('FactQuestion'), { type: 'null' }] },
       schemaTag: string,
@@ -53,7 +53,7 @@ export const CONTRACT_SCHEMAS = {
       parameters: { type: 'array', items: ref('RuleParameter') },
       provides: strings,
       requires: strings,
-      sourcePolicy: { enum: ['not-required', 'required'] },
+      sourcePolicy: { enum: SOURCE_POLICIES },
       sources: { type: 'array', items: ref('SourceRef') },
       allowDuplicateProvides: { type: ['boolean', 'null'] },
     },
@@ -101,7 +101,7 @@ export const CONTRACT_SCHEMAS = {
   ),
   LedgerComponent: tagged('LedgerComponent', {
     amount: ref('Money'),
-    effect: { enum: ['additive', 'subtractive', 'informational'] },
+    effect: { enum: LEDGER_EFFECTS },
     id: string,
     label: string,
     status: { enum: ['active', 'disabled', 'zeroed'] },

@@ -29,9 +29,15 @@ export type FactShape =
   | { type: 'selection'; options: string[] }
   | { type: 'record'; tag: string; fields: Record<string, FactShape> };
 
+/** How a question asks for a fact's value. */
+export const QUESTION_INPUT_KINDS = ['money', 'boolean', 'selection'] as const;
+
+/** Whether a fact is given by the caller or derived by a rule. */
+export const FACT_AUTHORITIES = ['input', 'derived'] as const;
+
 export interface FactQuestionDef {
   id: string;
-  inputKind: 'money' | 'boolean' | 'selection';
+  inputKind: (typeof QUESTION_INPUT_KINDS)[number];
   prompt: string;
   helpText?: string;
 }
@@ -39,7 +45,7 @@ export interface FactQuestionDef {
 export interface FactDef {
   id: string;
   title: string;
-  authority: 'input' | 'derived';
+  authority: (typeof FACT_AUTHORITIES)[number];
   schemaTag: string;
   shape: FactShape;
   question?: FactQuestionDef;
@@ -82,11 +88,17 @@ export interface ParameterDef {
   valuesAt: SourceLocation;
 }
 
+/** How a ledger component counts towards the ledger's total. */
+export const LEDGER_EFFECTS = ['additive', 'subtractive', 'informational'] as const;
+
+/** Whether a rule must cite a source. */
+export const SOURCE_POLICIES = ['not-required', 'required'] as const;
+
 export interface LedgerComponentDef {
   id: string;
   label: string;
   fact: string;
-  effect: 'additive' | 'subtractive' | 'informational';
+  effect: (typeof LEDGER_EFFECTS)[number];
   whenZero: 'active' | 'zeroed';
 }
 
@@ -97,7 +109,7 @@ export interface RuleDef {
   provides: string[];
   parameters: string[];
   sources: string[];
-  sourcePolicy: 'required' | 'not-required';
+  sourcePolicy: (typeof SOURCE_POLICIES)[number];
   allowDuplicateProvides?: boolean;
   rounding: string;
   /** The formula as written, when the rule has one; `expression` is what it parsed into. */

@@ -1,4 +1,5 @@
 import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -8,11 +9,6 @@ const nonBlank = { type: 'string', minLength: 1, pattern: '^\\S(.*\\S)?$' } as c
 function narrowed(schema: JsonSchema, properties: Record<string, JsonSchema>): JsonSchema {
   return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...properties } };
 }
-
-/** The kinds of SourceRef the API allows. */
-export const SOURCE_KINDS = ['ato-publication', 'legislation', 'regulation', 'internal-validation'];
-
-export const ROUNDING_NAMES = ['none', 'round-to-nearest-cent', 'floor-cent', 'ceil-cent', 'floor-dollar', 'ceil-dollar', 'ato-withholding-rounding'];
 
 /** The values the catalog actually serves, which the contract's enumerations name. */
 export interface CatalogValues {
