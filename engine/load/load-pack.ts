@@ -7,6 +7,7 @@ import type {
   FactDef,
   PackDef,
   ParameterDef,
+  ParameterValueDef,
   RoundingModeDef,
   RuleDef,
   SourceDef,
@@ -14,6 +15,18 @@ import type {
 import { readFormula } from './formula.ts';
 import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
+
+/**
+ * What a pack file says once its schema has passed it: the pack model's type without what the loader
+ * adds (locations, `wellFormed`). The schema and these types describe the same fields, so a valid
+ * file is taken as it is, once; only a file that broke its schema is salvaged field by field.
+ */
+type Written<T> = Omit<T, 'wellFormed' | 'at' | 'locate' | 'sourceAt' | 'valuesAt'>;
+type PackFile = Omit<Written<PackDef>, 'roundingModes' | 'sources' | 'facts' | 'parameters' | 'rules' | 'calculators' | 'examples' | 'dir'> & {
+  roundingModes?: Written<RoundingModeDef>[];
+};
+type ParameterFile = Omit<Written<ParameterDef>, 'values'> & { values: Written<ParameterValueDef>[] };
+type RuleFile = Omit<Written<RuleDef>, 'parameters'> & { parameters?: string[] };
 
 /** The result of loading one pack folder: the pack (as far as it could be read) and every problem met. */
 export interface LoadedPack {
@@ -96,18 +109,9 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
   const packRead = read(packFile, 'pack');
   const meta = asRecord(packRead?.parsed.value);
   const packAt: SourceLocation = { file: display(packFile), line: 1, column: 1 };
+  const written = packRead?.valid ? (packRead.parsed.value as PackFile) : salvagePackFile(meta, dir);
   const pack: PackDef = {
-    id: text(meta.id, basename(dirname(dir))),
-    version: text(meta.version, basename(dir)),
-    title: text(meta.title, ''),
-    ...(typeof meta.description === 'string' ? { description: meta.description } : {}),
-    jurisdiction: { code: text(asRecord(meta.jurisdiction).code, ''), title: text(asRecord(meta.jurisdiction).title, '') },
-    taxYear: {
-      id: text(asRecord(meta.taxYear).id, ''),
-      from: text(asRecord(meta.taxYear).from, ''),
-      toExclusive: text(asRecord(meta.taxYear).toExclusive, ''),
-    },
-    currency: text(meta.currency, ''),
+    ...written,
     roundingModes: [],
     sources: [],
     facts: [],
@@ -126,61 +130,25 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
     if (typeof meta.id === 'string' && meta.id !== basename(dirname(dir))) {
       diagnostics.push({ kind: 'schema', message: `id \`${String(meta.id)}\` does not match the parent folder name \`${basename(dirname(dir))}\``, location: locate(['id']) });
     }
-    asArray(meta.roundingModes).forEach((entry, index) => {
-      const mode = asRecord(entry);
-      pack.roundingModes.push({
-        id: text(mode.id, ''),
-        to: mode.to === 'dollar' ? 'dollar' : 'cent',
-        method: mode.method === 'floor' || mode.method === 'ceil' ? mode.method : 'half-up',
-        source: text(mode.source, ''),
-        explanation: text(mode.explanation, ''),
-        at: locate(['roundingModes', index]),
-      } satisfies RoundingModeDef);
+    (packRead.valid ? (written.roundingModes ?? []) : asArray(meta.roundingModes).map(salvageRoundingMode)).forEach((mode, index) => {
+      pack.roundingModes.push({ ...mode, at: locate(['roundingModes', index]) });
     });
   }
 
   const sourcesRead = read(join(dir, 'sources.yaml'), 'sources');
   if (sourcesRead) {
-    asArray(asRecord(sourcesRead.parsed.value).sources).forEach((entry, index) => {
-      const source = asRecord(entry);
-      pack.sources.push({
-        id: text(source.id, ''),
-        kind: text(source.kind, 'internal-validation') as SourceDef['kind'],
-        reference: text(source.reference, ''),
-        title: text(source.title, ''),
-        at: sourcesRead.parsed.locate(['sources', index]),
-      });
-    });
+    const sources = sourcesRead.valid ? (sourcesRead.parsed.value as { sources: Written<SourceDef>[] }).sources : asArray(asRecord(sourcesRead.parsed.value).sources).map(salvageSource);
+    sources.forEach((source, index) => pack.sources.push({ ...source, at: sourcesRead.parsed.locate(['sources', index]) }));
   }
 
   const factsRead = read(join(dir, 'facts.yaml'), 'facts');
   if (factsRead) {
     asArray(asRecord(factsRead.parsed.value).facts).forEach((entry, index) => {
-      const fact = asRecord(entry);
-      // A broken entry is still known by its id (so it is not reported missing everywhere), but its
-      // shape and question are not read.
-      const wellFormed = factsRead.valid || isWellFormedFact(entry);
-      const question = fact.question === undefined || !wellFormed ? undefined : asRecord(fact.question);
-      pack.facts.push({
-        id: text(fact.id, ''),
-        title: text(fact.title, ''),
-        authority: fact.authority === 'input' ? 'input' : 'derived',
-        schemaTag: text(fact.schemaTag, ''),
-        shape: (wellFormed ? fact.shape : { type: 'money' }) as FactDef['shape'],
-        ...(question
-          ? {
-              question: {
-                id: text(question.id, ''),
-                inputKind: text(question.inputKind, 'money') as 'money',
-                prompt: text(question.prompt, ''),
-                ...(typeof question.helpText === 'string' ? { helpText: question.helpText } : {}),
-              },
-            }
-          : {}),
-        ...(fact.example !== undefined && wellFormed ? { example: fact.example } : {}),
-        wellFormed,
-        at: factsRead.parsed.locate(['facts', index]),
-      });
+      const at = factsRead.parsed.locate(['facts', index]);
+      // Each entry is checked on its own: a broken one is still known by its id (so it is not
+      // reported missing everywhere), but its shape and question are not read.
+      if (factsRead.valid || isWellFormedFact(entry)) pack.facts.push({ ...(entry as Written<FactDef>), wellFormed: true, at });
+      else pack.facts.push({ ...salvageFact(asRecord(entry)), wellFormed: false, at });
     });
   }
 
@@ -211,18 +179,8 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
       }
       if (kind === 'calculator') pack.calculators.push(buildCalculator(value, at, locate, valid));
       if (kind === 'examples') {
-        asArray(value.examples).forEach((entry, index) => {
-          const example = asRecord(entry);
-          pack.examples.push({
-            name: text(example.name, `example ${index + 1}`),
-            calculator: text(example.calculator, ''),
-            facts: asRecord(example.facts),
-            expect: asRecord(example.expect),
-            source: text(example.source, ''),
-            ...(typeof example.note === 'string' ? { note: example.note } : {}),
-            at: parsed.locate(['examples', index]),
-          } satisfies ExampleDef);
-        });
+        const examples = valid ? (value as { examples: Written<ExampleDef>[] }).examples : asArray(value.examples).map(salvageExample);
+        examples.forEach((example, index) => pack.examples.push({ ...example, at: parsed.locate(['examples', index]) }));
       }
       const stem = name.replace(/\.ya?ml$/, '');
       if (kind !== 'examples' && typeof value.id === 'string' && stem !== value.id) {
@@ -234,33 +192,10 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
 }
 
 function buildParameter(value: Record<string, unknown>, at: SourceLocation, parsed: ParsedYaml, wellFormed: boolean): ParameterDef {
-  const table = value.table === undefined ? undefined : asRecord(value.table);
+  const parameter = wellFormed ? (value as ParameterFile) : salvageParameter(value);
   return {
-    id: text(value.id, ''),
-    title: text(value.title, ''),
-    ...(typeof value.description === 'string' ? { description: value.description } : {}),
-    unit: text(value.unit, 'ratio') as ParameterDef['unit'],
-    ...(table
-      ? {
-          table: {
-            bound: text(table.bound, 'below') as 'below',
-            boundUnit: table.boundUnit === 'cents' ? 'cents' : 'dollars',
-            columns: asRecord(table.columns) as Record<string, 'ratio'>,
-          },
-        }
-      : {}),
-    values: asArray(value.values).map((entry, index) => {
-      const item = asRecord(entry);
-      const period = asRecord(item.effectivePeriod);
-      return {
-        effectivePeriod: { from: text(period.from, ''), toExclusive: typeof period.toExclusive === 'string' ? period.toExclusive : null },
-        source: text(item.source, ''),
-        ...(item.value !== undefined ? { value: item.value as number } : {}),
-        ...(Array.isArray(item.rows) ? { rows: item.rows.map(asRecord) as Record<string, number>[] } : {}),
-        at: parsed.locate(['values', index]),
-        sourceAt: parsed.locate(['values', index, 'source']),
-      };
-    }),
+    ...parameter,
+    values: parameter.values.map((entry, index) => ({ ...entry, at: parsed.locate(['values', index]), sourceAt: parsed.locate(['values', index, 'source']) })),
     wellFormed,
     at,
     valuesAt: parsed.locate(['values']),
@@ -268,6 +203,80 @@ function buildParameter(value: Record<string, unknown>, at: SourceLocation, pars
 }
 
 function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation, wellFormed: boolean): RuleDef {
+  const rule = wellFormed ? (value as RuleFile) : salvageRule(value);
+  return { ...rule, parameters: rule.parameters ?? [], wellFormed, at, locate };
+}
+
+function buildCalculator(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation, wellFormed: boolean): CalculatorDef {
+  return { ...(wellFormed ? (value as Written<CalculatorDef>) : salvageCalculator(value)), wellFormed, at, locate };
+}
+
+// Salvage: what can still be read from a file that broke its schema. Its items keep their ids and
+// the ids they refer to, so one mistake is reported once and does not cascade; everything else
+// takes a neutral value, and `wellFormed: false` keeps the later checks off it.
+
+function salvagePackFile(meta: Record<string, unknown>, dir: string): PackFile {
+  const jurisdiction = asRecord(meta.jurisdiction);
+  const taxYear = asRecord(meta.taxYear);
+  return {
+    id: text(meta.id, basename(dirname(dir))),
+    version: text(meta.version, basename(dir)),
+    title: text(meta.title, ''),
+    ...(typeof meta.description === 'string' ? { description: meta.description } : {}),
+    jurisdiction: { code: text(jurisdiction.code, ''), title: text(jurisdiction.title, '') },
+    taxYear: { id: text(taxYear.id, ''), from: text(taxYear.from, ''), toExclusive: text(taxYear.toExclusive, '') },
+    currency: text(meta.currency, ''),
+  };
+}
+
+function salvageRoundingMode(entry: unknown): Written<RoundingModeDef> {
+  const mode = asRecord(entry);
+  return {
+    id: text(mode.id, ''),
+    to: mode.to === 'dollar' ? 'dollar' : 'cent',
+    method: mode.method === 'floor' || mode.method === 'ceil' ? mode.method : 'half-up',
+    source: text(mode.source, ''),
+    explanation: text(mode.explanation, ''),
+  };
+}
+
+function salvageSource(entry: unknown): Written<SourceDef> {
+  const source = asRecord(entry);
+  return { id: text(source.id, ''), kind: text(source.kind, 'internal-validation'), reference: text(source.reference, ''), title: text(source.title, '') };
+}
+
+function salvageFact(fact: Record<string, unknown>): Written<FactDef> {
+  return { id: text(fact.id, ''), title: text(fact.title, ''), authority: fact.authority === 'input' ? 'input' : 'derived', schemaTag: text(fact.schemaTag, ''), shape: { type: 'money' } };
+}
+
+function salvageExample(entry: unknown, index: number): Written<ExampleDef> {
+  const example = asRecord(entry);
+  return {
+    name: text(example.name, `example ${index + 1}`),
+    calculator: text(example.calculator, ''),
+    facts: asRecord(example.facts),
+    expect: asRecord(example.expect),
+    source: text(example.source, ''),
+    ...(typeof example.note === 'string' ? { note: example.note } : {}),
+  };
+}
+
+function salvageParameter(value: Record<string, unknown>): ParameterFile {
+  return {
+    id: text(value.id, ''),
+    title: text(value.title, ''),
+    unit: text(value.unit, 'ratio') as ParameterDef['unit'],
+    values: asArray(value.values).map((entry) => {
+      const period = asRecord(asRecord(entry).effectivePeriod);
+      return {
+        effectivePeriod: { from: text(period.from, ''), toExclusive: typeof period.toExclusive === 'string' ? period.toExclusive : null },
+        source: text(asRecord(entry).source, ''),
+      };
+    }),
+  };
+}
+
+function salvageRule(value: Record<string, unknown>): RuleFile {
   return {
     id: text(value.id, ''),
     title: text(value.title, ''),
@@ -276,31 +285,12 @@ function buildRule(value: Record<string, unknown>, at: SourceLocation, locate: (
     parameters: strings(value.parameters),
     sources: strings(value.sources),
     sourcePolicy: value.sourcePolicy === 'not-required' ? 'not-required' : 'required',
-    ...(typeof value.allowDuplicateProvides === 'boolean' ? { allowDuplicateProvides: value.allowDuplicateProvides } : {}),
     rounding: text(value.rounding, 'none'),
-    ...(value.expression !== undefined ? { expression: value.expression } : {}),
-    ...(Array.isArray(value.ledger)
-      ? {
-          ledger: value.ledger.map((entry) => {
-            const component = asRecord(entry);
-            return {
-              id: text(component.id, ''),
-              label: text(component.label, ''),
-              fact: text(component.fact, ''),
-              effect: text(component.effect, 'additive') as 'additive',
-              whenZero: component.whenZero === 'zeroed' ? 'zeroed' : 'active',
-            };
-          }),
-        }
-      : {}),
     explanation: text(value.explanation, ''),
-    wellFormed,
-    at,
-    locate,
   };
 }
 
-function buildCalculator(value: Record<string, unknown>, at: SourceLocation, locate: (path: (string | number)[]) => SourceLocation, wellFormed: boolean): CalculatorDef {
+function salvageCalculator(value: Record<string, unknown>): Written<CalculatorDef> {
   return {
     id: text(value.id, ''),
     title: text(value.title, ''),
@@ -309,13 +299,9 @@ function buildCalculator(value: Record<string, unknown>, at: SourceLocation, loc
     outputFacts: strings(value.outputFacts),
     factsSchemaName: text(value.factsSchemaName, 'Facts'),
     reportSchemaName: text(value.reportSchemaName, 'Report'),
-    supportedHelpModes: strings(value.supportedHelpModes) as CalculatorDef['supportedHelpModes'],
-    ...(typeof value.catalogOrder === 'number' ? { catalogOrder: value.catalogOrder } : {}),
+    supportedHelpModes: [],
     // A template that broke the schema is not read: its facts and fields cannot be trusted.
-    report: (wellFormed ? value.report : { tag: 'Report', fields: {} }) as CalculatorDef['report'],
-    wellFormed,
-    at,
-    locate,
+    report: { tag: 'Report', fields: {} },
   };
 }
 

@@ -157,6 +157,8 @@ export function checkPack(pack: PackDef): CheckedPack {
 }
 
 function parameterType(parameter: ParameterDef): StaticType {
+  // A parameter whose file broke its schema is known by id only; what it holds is not trusted.
+  if (!parameter.wellFormed) return { kind: 'unknown' };
   if (parameter.unit === 'bracket-table' && parameter.table) return { kind: 'table', parameters: [parameter.id], spec: parameter.table };
   return parameter.unit === 'boolean' ? { kind: 'boolean' } : { kind: 'number' };
 }
