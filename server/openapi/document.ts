@@ -15,7 +15,9 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, cal
         'each result with its full calculation trace, legal sources and rule-pack version. All money is an integer count of cents. ' +
         'No endpoint takes credentials: authentication, tenant routing and public hosting belong to the application that deploys the service.',
     })
-    .addServer({ url: 'http://127.0.0.1:4000', description: 'The standalone process on its default address' })
+    // Relative: requests from the reference viewer (and any client reading the document) go to
+    // whichever host and port served it.
+    .addServer({ url: '/', description: 'The service that serves this document' })
     .addTag({ name: 'Health', description: 'Is the service up.' })
     .addTag({ name: 'Catalog', description: 'Jurisdictions, tax years, calculators, facts, rules and graphs.' })
     .addTag({ name: 'Calculators', description: 'Running a calculator.' })
@@ -62,5 +64,12 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, cal
     paths.set(operation.path, item);
   }
   for (const [path, item] of paths) builder.addPath(path, item);
-  return builder.getSpec();
+  return withoutEmptyComponents(builder.getSpec());
+}
+
+// The builder starts every component map empty; an empty `securitySchemes` makes viewers offer an
+// "Authorize" button on an API that takes no credentials.
+function withoutEmptyComponents(document: OpenAPIObject): OpenAPIObject {
+  const components = Object.fromEntries(Object.entries(document.components ?? {}).filter(([, entries]) => Object.keys(entries as object).length > 0));
+  return { ...document, components };
 }
