@@ -5,6 +5,8 @@
  */
 export { buildDocsSite, compileDocsSite, type DocsPage, type DocsSite, type DocsSiteOptions } from './lib/site.ts';
 export { docsInputsDigest, openDocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
+export type { DocsHtml } from './lib/html-edition.ts';
+export { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from './lib/html-paths.ts';
 export type { GeneratedPage } from './lib/content.ts';
 export { PAGE_STATUSES, PAGE_TYPES, PRIMARY_READERS, type PageStatus, type PageType, type PrimaryReader } from './lib/frontmatter.ts';
 export { pagesMissingFromNavigation, type NavigationItem, type NavigationPageItem } from './lib/navigation.ts';

@@ -4,3 +4,4 @@
  */
 export { docsInputsDigest, openDocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
 export { referencePages } from './reference/generate.ts';
+export { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from './lib/html-paths.ts';

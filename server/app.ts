@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { DOCS_HTML_BASE } from '../docs-site/snapshot.ts';
 import { createSchemaCompiler } from './openapi/validation.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
@@ -18,6 +19,7 @@ import { registerCalculateRoute } from './routes/calculate.ts';
 import { registerCalculatorRoutes } from './routes/calculators.ts';
 import { registerCatalogRoutes } from './routes/catalog.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
 import { corsMiddleware } from './middleware/cors.ts';
 import type { Services } from './services.ts';
 
@@ -90,12 +92,13 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   registerCalculateRoute(router, services);
   registerDocsRoutes(router, services);
   registerApiDocsRoutes(router, services);
+  registerDocsHtmlRoutes(router, services);
   app.use(router.routes());
 
   // Nothing answered: a known path with another method is a 405, anything else a 404.
   app.use(async (ctx: AppContext) => {
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const allowed = allowedMethods(ctx.path);
+    const allowed = allowedMethods(ctx.path, deps.docs !== undefined);
     throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound' });
   });
   return app;
@@ -134,13 +137,15 @@ function createServices(deps: AppDeps): Services {
 }
 
 /** Methods the router answers for a path (HEAD wherever GET), or none when no route matches it. */
-function allowedMethods(path: string): string[] {
+function allowedMethods(path: string, docsServed: boolean): string[] {
   const methods = new Set<string>();
   for (const operation of OPERATIONS) {
     const pattern = new RegExp(`^${routePath(operation).replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
     if (pattern.test(path)) methods.add(operation.method.toUpperCase());
   }
   if (/^\/api\/docs\/assets\/[^/]+$/.test(path)) methods.add('GET');
+  // The HTML docs, when served (see routes/docs-html.ts).
+  if (docsServed && (path === '/' || path === DOCS_HTML_BASE || path.startsWith(`${DOCS_HTML_BASE}/`))) methods.add('GET');
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods];
 }

@@ -5,6 +5,7 @@ import { docsInputsDigest, openDocsSite, referencePages, type DocsSiteSnapshot }
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { componentSchemas } from './openapi/components.ts';
+import { OPERATIONS, routePath } from './openapi/operations.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
@@ -42,8 +43,11 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
 
 /** Where the project's documentation comes from, with reference pages generated from the catalog. */
 export function projectDocsOptions(catalog: Catalog): Required<DocsSiteOptions> {
-  return { contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT, generatedPages: referencePages(catalog) };
+  return { contentDir: DOCS_CONTENT, navigationFile: DOCS_NAVIGATION, projectRoot: PROJECT_ROOT, generatedPages: referencePages(catalog), apiReferenceUrl: API_REFERENCE_URL };
 }
+
+/** The reference viewer's route, linked from every HTML docs page. */
+const API_REFERENCE_URL = routePath(OPERATIONS.find((operation) => operation.operationId === 'getApiReference')!);
 
 /**
  * Compiles the documentation site from its Markdown, with reference pages generated from the

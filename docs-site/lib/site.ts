@@ -11,6 +11,8 @@ import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
 import { indexDocsSearch, type SearchablePage, type SearchResult } from './search.ts';
 import { openDocsSite, type DocsSiteSnapshot } from './snapshot.ts';
+import type { DocsHtml } from './html-edition.ts';
+import { renderPageHtml } from './html.ts';
 
 /** Where the documentation comes from. */
 export interface DocsSiteOptions {
@@ -22,6 +24,8 @@ export interface DocsSiteOptions {
   readonly generatedPages?: readonly GeneratedPage[];
   /** Folder that `source` paths are relative to; by default the nearest one above `contentDir` with a package.json. */
   readonly projectRoot?: string;
+  /** Where the interactive API reference is served, linked from every HTML page when given. */
+  readonly apiReferenceUrl?: string;
 }
 
 /** A published page, in the contract's JSON shape. */
@@ -46,6 +50,8 @@ export interface DocsSite {
   search(term: string): SearchResult[];
   /** Docs paths of all published pages, sorted. */
   paths(): readonly string[];
+  /** The same pages as HTML documents for a browser, served under `DOCS_HTML_BASE`. */
+  readonly html: DocsHtml;
 }
 
 interface CheckedPage {
@@ -94,7 +100,13 @@ export function compileDocsSite(options: DocsSiteOptions): DocsSiteSnapshot {
   problems.push(...navigation.problems);
   if (problems.length > 0) throw new DocsBuildError(problems);
 
-  return { navigation: navigation.items, pages: [...served.values()], search: indexDocsSearch(searchable) };
+  // The HTML is rendered here, from the served Markdown, so that a stored snapshot holds it and a
+  // boot loads no HTML toolchain; it about doubles the time this function takes.
+  const html = {
+    pages: [...served.values()].map((page) => ({ path: page.path, mainHtml: renderPageHtml(page.markdown, publishedPaths) })),
+    ...(options.apiReferenceUrl === undefined ? {} : { apiReferenceUrl: options.apiReferenceUrl }),
+  };
+  return { navigation: navigation.items, pages: [...served.values()], search: indexDocsSearch(searchable), html };
 }
 
 function readSources(options: DocsSiteOptions, projectRoot: string): PageSource[] {

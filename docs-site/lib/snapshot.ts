@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fromGeneratedPages, readContentFolder, type GeneratedPage } from './content.ts';
+import { openHtmlEdition, type HtmlSnapshot } from './html-edition.ts';
 import type { NavigationItem } from './navigation.ts';
 import { openDocsSearch, type SearchSnapshot } from './search.ts';
 import type { DocsPage, DocsSite } from './site.ts';
@@ -13,6 +14,7 @@ export interface DocsSiteSnapshot {
   readonly navigation: readonly NavigationItem[];
   readonly pages: readonly DocsPage[];
   readonly search: SearchSnapshot;
+  readonly html: HtmlSnapshot;
 }
 
 /** Serves a compiled site. Loads no Markdown parser, so a boot from a stored snapshot stays light. */
@@ -27,6 +29,7 @@ export function openDocsSite(snapshot: DocsSiteSnapshot): DocsSite {
     markdown: (path) => served.get(path)?.markdown,
     search,
     paths: () => paths,
+    html: openHtmlEdition(snapshot.html, served, navigation, search),
   };
 }
 
@@ -34,7 +37,13 @@ export function openDocsSite(snapshot: DocsSiteSnapshot): DocsSite {
  * A digest of everything a site is compiled from: every content file's path and text, the
  * navigation file, and the generated pages. A stored snapshot whose digest differs is stale.
  */
-export function docsInputsDigest(options: { contentDir: string; navigationFile: string; projectRoot: string; generatedPages: readonly GeneratedPage[] }): string {
+export function docsInputsDigest(options: {
+  contentDir: string;
+  navigationFile: string;
+  projectRoot: string;
+  generatedPages: readonly GeneratedPage[];
+  apiReferenceUrl: string;
+}): string {
   const hash = createHash('sha256');
   const add = (text: string) => hash.update(`${text.length}:${text}`);
   const sources = existsSync(options.contentDir) ? readContentFolder(options.contentDir, options.projectRoot) : [];
@@ -44,6 +53,7 @@ export function docsInputsDigest(options: { contentDir: string; navigationFile: 
     add(page.text);
   }
   add(existsSync(options.navigationFile) ? readFileSync(options.navigationFile, 'utf8') : '');
+  add(options.apiReferenceUrl);
   return hash.digest('hex');
 }
 

@@ -5,6 +5,9 @@ import * as docsSite from '../../docs-site/index.ts';
 // The public entry is what the server depends on; changing it should be a deliberate edit here.
 test('the public entry exports exactly these runtime values', () => {
   assert.equal(Object.keys(docsSite).sort(), [
+    'DOCS_HTML_ASSETS',
+    'DOCS_HTML_BASE',
+    'DOCS_HTML_SEARCH',
     'DOCS_PATH_PATTERN_SOURCE',
     'DocsBuildError',
     'EXCERPT_MAX_LENGTH',

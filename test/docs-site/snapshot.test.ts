@@ -27,6 +27,9 @@ test('a stored snapshot of the current sources is served, and serves exactly wha
     assert.equal(stored.site.navigation(), compiled.site.navigation());
     for (const path of compiled.site.paths()) assert.equal(stored.site.page(path), compiled.site.page(path), path);
     for (const term of TERMS) assert.equal(stored.site.search(term), compiled.site.search(term), term);
+    for (const path of compiled.site.paths()) assert.is(stored.site.html.page(path), compiled.site.html.page(path), `${path} as HTML`);
+    assert.is(stored.site.html.search('trace'), compiled.site.html.search('trace'));
+    assert.ok(stored.site.html.page('/overview')?.includes('<a class="api-reference" href="/api/docs">API reference</a>'));
     assert.ok(Object.isFrozen(stored.site.page(stored.site.paths()[0]!)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
