@@ -61,11 +61,14 @@ await build({
 });
 
 
-// The documentation, compiled from the Markdown and the shipped packs' reference pages. Broken
-// packs or pages are not the build's to report: the service reports them, in full, at boot.
+// The documentation, compiled from the Markdown and the reference pages of the tax years plain
+// `npm start` serves (another choice of years compiles its own at boot). Broken packs or pages are
+// not the build's to report: the service reports them, in full, at boot.
 const boot = await tsImport('../server/boot.ts', import.meta.url);
+const serving = await tsImport('../server/serving.ts', import.meta.url);
 try {
-  const snapshot = await boot.compileDocs(boot.loadCatalog());
+  const served = serving.resolveServing(boot.loadCatalog(), serving.loadServingDefaults([boot.PACKS_DIR]), { taxYears: null, defaultTaxYear: null });
+  const snapshot = await boot.compileDocs(served.catalog);
   mkdirSync(outdir, { recursive: true });
   writeFileSync(boot.DOCS_SNAPSHOT, JSON.stringify(snapshot));
 } catch (error) {

@@ -5,7 +5,7 @@ import { DOCS_HTML_BASE } from '../docs-site/snapshot.ts';
 import { createSchemaCompiler } from './openapi/validation.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
-import { JURISDICTION_QUERY, TAX_YEAR_QUERY } from './openapi/parameters.ts';
+import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
@@ -111,13 +111,19 @@ const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._~:+=\/-]{1,128}$/;
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
 function createServices(deps: AppDeps): Services {
-  const components = componentSchemas(deps.catalog);
+  const values = catalogValues(deps.catalog, deps.defaultTaxYear);
+  if (!values.taxYears.includes(values.defaultTaxYear)) {
+    throw new Error(`the default tax year must be one of the catalog's tax years (${values.taxYears.join(', ')})`);
+  }
+  const components = componentSchemas(deps.catalog, values);
   const compile = createSchemaCompiler(components);
-  const values = catalogValues(deps.catalog);
-  const checkers = new Map(OPERATIONS.map((operation) => [operation.operationId, createQueryChecker(operation.query, compile)]));
-  const document = buildOpenApiDocument(components, values.calculatorIds);
+  const checkers = new Map(
+    OPERATIONS.map((operation) => [operation.operationId, createQueryChecker(operation.query.map((parameter) => servedParameter(parameter, values)), compile)]),
+  );
+  const document = buildOpenApiDocument(components, values);
   return {
     catalog: deps.catalog,
+    defaultTaxYear: values.defaultTaxYear,
     config: deps.config,
     metadata: deps.metadata ?? createMetadata(deps.catalog),
     runner: deps.runner,

@@ -4,7 +4,7 @@ import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
 import { docsInputsDigest, openDocsSite, referencePages, type DocsSiteSnapshot } from '../docs-site/snapshot.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
-import { componentSchemas } from './openapi/components.ts';
+import { catalogValues, componentSchemas } from './openapi/components.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -36,7 +36,7 @@ export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
   if (loaded.packs.length === 0) problems.push('no rule packs were found');
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   // A pack may not introduce a value the API's closed enumerations do not name (a new source kind or rounding mode).
-  problems.push(...valuesOutsideContract(loaded.packs.map((report) => report.pack), componentSchemas(catalog)));
+  problems.push(...valuesOutsideContract(loaded.packs.map((report) => report.pack), componentSchemas(catalog, catalogValues(catalog))));
   if (problems.length > 0) throw new BootFailure(problems);
   return catalog;
 }

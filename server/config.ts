@@ -28,6 +28,13 @@ export interface ServiceConfig {
   corsOrigins: string[];
   /** Folders to load rule packs from; empty means the project's own rulepacks/. */
   packPaths: string[];
+  /**
+   * Tax years to serve: `all` that the loaded packs serve, a list, or null for the serving file's
+   * default. Checked against the packs once they are loaded (see serving.ts).
+   */
+  taxYears: 'all' | string[] | null;
+  /** The tax year a request without one gets; null for the serving file's default. */
+  defaultTaxYear: string | null;
   /** Connection limits that keep slow or greedy clients from starving the others. */
   maxConnections: number;
   headersTimeoutMs: number;
@@ -53,6 +60,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   trustProxyHops: 0,
   corsOrigins: [],
   packPaths: [],
+  taxYears: null,
+  defaultTaxYear: null,
   maxConnections: 1024,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
@@ -62,6 +71,9 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   adminPort: undefined,
   adminHost: '127.0.0.1',
 };
+
+/** How a tax year is written in settings, as in a pack's `taxYear.id`. */
+const TAX_YEAR = /^\d{4}-\d{2}$/;
 
 /** Thrown for settings that cannot be used; each problem names the variable and what it must be. */
 export class ConfigError extends Error {
@@ -100,6 +112,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push('CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com');
   }
+  const taxYearsSetting = env.TAX_YEARS?.trim() ?? '';
+  const taxYears = taxYearsSetting === '' ? null : taxYearsSetting === 'all' ? 'all' : [...new Set(taxYearsSetting.split(',').map((year) => year.trim()))];
+  if (Array.isArray(taxYears) && !taxYears.every((year) => TAX_YEAR.test(year))) {
+    problems.push('TAX_YEARS must be all or a comma-separated list of tax years written YYYY-YY, such as the taxYear of a rule pack');
+  }
+  const defaultTaxYear = env.DEFAULT_TAX_YEAR?.trim() || null;
+  if (defaultTaxYear !== null && !TAX_YEAR.test(defaultTaxYear)) problems.push('DEFAULT_TAX_YEAR must be a tax year written YYYY-YY');
   const config: ServiceConfig = {
     host,
     port: integer('PORT', DEFAULT_CONFIG.port, 0, 65535),
@@ -120,6 +139,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     adminPort: env.ADMIN_PORT === undefined || env.ADMIN_PORT.trim() === '' ? undefined : integer('ADMIN_PORT', 0, 0, 65535),
     adminHost,
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
+    taxYears,
+    defaultTaxYear,
   };
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return config;

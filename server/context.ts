@@ -20,6 +20,8 @@ export interface RequestLogLine {
 /** What the application is built from. Everything stateful is passed in, so tests can swap it. */
 export interface AppDeps {
   catalog: Catalog;
+  /** The tax year a request without one gets; may be left out when the catalog serves one year. */
+  defaultTaxYear?: string;
   runner: CalculationRunner;
   config: ServiceConfig;
   docs?: DocsSite;

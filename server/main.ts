@@ -11,10 +11,11 @@ import { createListeningServer } from './listen.ts';
 import { createLogger, describeError } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode } from './signals.ts';
+import { loadServingDefaults, resolveServing } from './serving.ts';
 
 const logger = createLogger();
 
-/** Starts the service: configuration, admin listener, packs, docs, calculation places, then the socket. */
+/** Starts the service: configuration, admin listener, packs and the tax years served, docs, calculation places, then the socket. */
 async function main(): Promise<void> {
   const config = readConfig(process.env);
   const metrics = createMetrics({ processMetrics: true });
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
   }
 
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
-  const catalog = loadCatalog(packPaths);
+  // Every pack is loaded and checked; only the tax years chosen are served.
+  const { catalog, taxYears, defaultTaxYear } = resolveServing(loadCatalog(packPaths), loadServingDefaults(packPaths), config);
   const docs = await loadDocs(catalog);
   if (docs) logger.info({ event: 'docs-loaded', from: docs.from, pages: docs.site.paths().length });
   const runner =
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   const requestLogger = logger.child({ event: 'request' });
   const app = createApp({
     catalog,
+    defaultTaxYear,
     runner,
     config,
     docs: docs?.site,
@@ -44,7 +47,7 @@ async function main(): Promise<void> {
   });
   const server = createListeningServer(app.callback(), config);
   const drainable = makeDrainable(server);
-  await listen(server, config.port, config.host, 'listening', { calculators: catalog.plans.length });
+  await listen(server, config.port, config.host, 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
   readiness = 'ready';
 
   onStopSignals({

@@ -35,7 +35,9 @@ export interface MetadataSource {
 }
 
 /**
- * Metadata worked out once from the catalog; requests only filter it. Answers are JSON text, kept by
+ * Metadata worked out once from the catalog; requests only filter it. The fact and rule lists hold
+ * each distinct descriptor once: one that differs between tax years (its parameters' periods and
+ * sources, say) appears once per version, so an unfiltered list covers every year served. Answers are JSON text, kept by
  * the set of calculators they cover (a handful, whatever the filters), so a listing is serialised once.
  */
 export function createMetadata(catalog: Catalog): MetadataSource {
@@ -112,11 +114,11 @@ export function createMetadata(catalog: Catalog): MetadataSource {
       })),
     facts: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('facts', selected), () => ({ facts: uniqueBy(selected.flatMap((plan) => factsOf.get(plan)!), (fact) => fact.id) }));
+      return once(keyOf('facts', selected), () => ({ facts: uniqueBy(selected.flatMap((plan) => factsOf.get(plan)!), (fact) => JSON.stringify(fact)) }));
     },
     rules: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('rules', selected), () => ({ rules: uniqueBy(selected.flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => rule.id) }));
+      return once(keyOf('rules', selected), () => ({ rules: uniqueBy(selected.flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => JSON.stringify(rule)) }));
     },
   };
 }

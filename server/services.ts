@@ -11,6 +11,8 @@ import type { createQueryChecker } from './query.ts';
 /** Everything the routes use, worked out once when the app is built. */
 export interface Services {
   catalog: Catalog;
+  /** The tax year a request without one gets. */
+  defaultTaxYear: string;
   config: ServiceConfig;
   metadata: MetadataSource;
   runner: CalculationRunner;

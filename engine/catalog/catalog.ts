@@ -9,12 +9,20 @@ export interface Catalog {
   find(calculatorId: string, context?: { jurisdiction?: string | null; taxYear?: string | null }): CalculatorPlan | undefined;
 }
 
-/** Orders plans by their calculators' catalogOrder, then as loaded. */
+/**
+ * Orders plans by their calculators' catalogOrder, then as first loaded; one calculator's plans for
+ * several contexts by jurisdiction then tax year, whatever the folders of their packs are called.
+ */
 export function createCatalog(plans: readonly CalculatorPlan[]): Catalog {
-  const ordered = plans
-    .map((plan, index) => ({ plan, index }))
-    .sort((a, b) => (a.plan.def.catalogOrder ?? Infinity) - (b.plan.def.catalogOrder ?? Infinity) || a.index - b.index)
-    .map(({ plan }) => plan);
+  const firstLoaded = new Map<string, number>();
+  plans.forEach((plan, index) => firstLoaded.has(plan.def.id) || firstLoaded.set(plan.def.id, index));
+  const ordered = [...plans].sort(
+    (a, b) =>
+      (a.def.catalogOrder ?? Infinity) - (b.def.catalogOrder ?? Infinity) ||
+      firstLoaded.get(a.def.id)! - firstLoaded.get(b.def.id)! ||
+      a.context.jurisdiction.localeCompare(b.context.jurisdiction) ||
+      a.context.taxYear.localeCompare(b.context.taxYear),
+  );
   const matches = (plan: CalculatorPlan, context?: { jurisdiction?: string | null; taxYear?: string | null }) =>
     (context?.jurisdiction == null || plan.context.jurisdiction === context.jurisdiction) &&
     (context?.taxYear == null || plan.context.taxYear === context.taxYear);

@@ -9,6 +9,7 @@ import factsSchema from '../schema/facts.schema.json' with { type: 'json' };
 import packSchema from '../schema/pack.schema.json' with { type: 'json' };
 import parameterSchema from '../schema/parameter.schema.json' with { type: 'json' };
 import ruleSchema from '../schema/rule.schema.json' with { type: 'json' };
+import servingSchema from '../schema/serving.schema.json' with { type: 'json' };
 import sourcesSchema from '../schema/sources.schema.json' with { type: 'json' };
 
 /** The kinds of file a pack folder holds, each with its JSON Schema in engine/schema/. */
@@ -25,8 +26,11 @@ const SCHEMAS: Record<PackFileKind, object> = {
   examples: examplesSchema,
 };
 
-/** The validators: one per kind of pack file, and `fact` for one entry of facts.yaml. */
-export const PACK_VALIDATOR_NAMES = [...PACK_FILE_KINDS, 'fact'] as const;
+/**
+ * The validators: one per kind of pack file, `fact` for one entry of facts.yaml, and `serving` for
+ * the serving.yaml beside the packs.
+ */
+export const PACK_VALIDATOR_NAMES = [...PACK_FILE_KINDS, 'fact', 'serving'] as const;
 type ValidatorName = (typeof PACK_VALIDATOR_NAMES)[number];
 
 /**
@@ -39,6 +43,7 @@ export function createPackSchemaAjv(code: { source?: boolean; esm?: boolean } = 
   ajv.addSchema(definitionsSchema, 'definitions.schema.json');
   for (const kind of PACK_FILE_KINDS) ajv.addSchema(SCHEMAS[kind], kind);
   ajv.addSchema(factsSchema.properties.facts.items, 'fact');
+  ajv.addSchema(servingSchema, 'serving');
   return ajv;
 }
 
@@ -73,7 +78,7 @@ export interface SchemaProblem {
 }
 
 /** Validates one parsed file against the schema of its kind; returns every problem. */
-export function checkPackFile(kind: PackFileKind, value: unknown): SchemaProblem[] {
+export function checkPackFile(kind: PackFileKind | 'serving', value: unknown): SchemaProblem[] {
   const validate = packValidators().get(kind)!;
   if (validate(value)) return [];
   return describeErrors(validate.errors ?? []);

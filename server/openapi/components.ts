@@ -14,17 +14,23 @@ function narrowed(schema: JsonSchema, properties: Record<string, JsonSchema>): J
 export interface CatalogValues {
   calculatorIds: string[];
   jurisdictions: string[];
+  /** Earliest first. */
   taxYears: string[];
   currencies: string[];
+  /** The tax year a request without one gets. */
+  defaultTaxYear: string;
 }
 
-export function catalogValues(catalog: Catalog): CatalogValues {
+/** The catalog's values; with one tax year served, it is the default unless another is given. */
+export function catalogValues(catalog: Catalog, defaultTaxYear?: string): CatalogValues {
   const unique = (values: string[]) => [...new Set(values)];
+  const taxYears = unique(catalog.plans.map((plan) => plan.context.taxYear)).sort();
   return {
     calculatorIds: unique(catalog.plans.map((plan) => plan.def.id)),
     jurisdictions: unique(catalog.plans.map((plan) => plan.context.jurisdiction)),
-    taxYears: unique(catalog.plans.map((plan) => plan.context.taxYear)),
+    taxYears,
     currencies: unique(catalog.plans.map((plan) => plan.pack.currency)),
+    defaultTaxYear: defaultTaxYear ?? (taxYears.length === 1 ? taxYears[0]! : ''),
   };
 }
 
@@ -41,7 +47,7 @@ export function calculatorRunRequestSchema(facts: JsonSchema, values: CatalogVal
       },
       taxYear: {
         enum: [...values.taxYears, null],
-        description: 'Tax year to calculate for; defaults to the calculator\'s own.',
+        description: `Tax year to calculate for; without it, or with null, ${values.defaultTaxYear}.`,
         'x-expected': `${values.taxYears.map((value) => `"${value}"`).join(', ')} or null`,
       },
     },
@@ -55,8 +61,7 @@ export function calculatorRunRequestSchema(facts: JsonSchema, values: CatalogVal
  * Every component schema of the API: the contract's shapes, with the facts and report shapes derived
  * from the loaded packs. Built once at boot; the OpenAPI document and request validation share it.
  */
-export function componentSchemas(catalog: Catalog): Record<string, JsonSchema> {
-  const values = catalogValues(catalog);
+export function componentSchemas(catalog: Catalog, values: CatalogValues): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {
     ...CONTRACT_SCHEMAS,
     Money: narrowed(CONTRACT_SCHEMAS.Money, { currency: { enum: values.currencies } }),

@@ -1,17 +1,20 @@
 import { OpenApiBuilder, type HeadersObject, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { JsonSchema } from '../../engine/index.ts';
 import { OPERATIONS } from './operations.ts';
-import { CALCULATOR_ID_PATH } from './parameters.ts';
+import type { CatalogValues } from './components.ts';
+import { CALCULATOR_ID_PATH, servedParameter } from './parameters.ts';
 
 /** The OpenAPI 3.1 document of the API, built from the operations table and the component schemas. */
-export function buildOpenApiDocument(components: Record<string, JsonSchema>, calculatorIds: string[]): OpenAPIObject {
+export function buildOpenApiDocument(components: Record<string, JsonSchema>, values: CatalogValues): OpenAPIObject {
+  const { calculatorIds, taxYears, defaultTaxYear } = values;
+  const years = taxYears.length === 1 ? `the ${taxYears[0]} income year` : `the ${taxYears.slice(0, -1).join(', ')} and ${taxYears.at(-1)} income years (${defaultTaxYear} unless a request names another)`;
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addInfo({
       title: 'Tax rules API',
       version: '0.0.1',
       description:
-        'Australian tax calculators for the 2025-26 income year — take-home pay, PAYG withholding and annual income tax — ' +
+        `Australian tax calculators for ${years} — take-home pay, PAYG withholding and annual income tax — ` +
         'each result with its full calculation trace, legal sources and rule-pack version. All money is an integer count of cents. ' +
         'No endpoint takes credentials: authentication, tenant routing and public hosting belong to the application that deploys the service.',
     })
@@ -37,7 +40,7 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, cal
         schema: CALCULATOR_ID_PATH as SchemaObject,
       });
     }
-    for (const query of operation.query) {
+    for (const query of operation.query.map((parameter) => servedParameter(parameter, values))) {
       parameters.push({ name: query.name, in: 'query', required: query.required, description: query.description, schema: query.schema as SchemaObject });
     }
     const responses: Record<string, ResponseObject> = {};

@@ -1,5 +1,6 @@
 import { DOCS_PATH_PATTERN_SOURCE } from '../../docs-site/index.ts';
 import { HELP_MODES, type JsonSchema } from '../../engine/index.ts';
+import type { CatalogValues } from './components.ts';
 
 /** A query parameter: its schema (shared by validation and the API description) and its wording. */
 export interface QueryParameter {
@@ -9,22 +10,51 @@ export interface QueryParameter {
   description: string;
   /** The rule it must follow, in words, for error messages that never repeat the value. */
   rule: string;
+  /** For a parameter naming catalog values: its wording and examples from the values served. */
+  served?: (values: CatalogValues) => { description: string; rule: string; examples: string[] };
+}
+
+/** A parameter as a service with these catalog values describes and checks it. */
+export function servedParameter(parameter: QueryParameter, values: CatalogValues): QueryParameter {
+  if (!parameter.served) return parameter;
+  const { description, rule, examples } = parameter.served(values);
+  return { ...parameter, description, rule, schema: { ...parameter.schema, examples } };
 }
 
 export const JURISDICTION_QUERY: QueryParameter = {
   name: 'jurisdiction',
   required: false,
-  schema: { type: 'string', pattern: '^[A-Z]{2,3}$', examples: ['AU'] },
-  description: 'Jurisdiction code. Served: AU.',
-  rule: 'be an upper-case jurisdiction code such as AU',
+  schema: { type: 'string', pattern: '^[A-Z]{2,3}$' },
+  description: 'Jurisdiction code.',
+  rule: 'be an upper-case jurisdiction code',
+  served: (values) => ({
+    description: `Jurisdiction code. Served: ${values.jurisdictions.join(', ')}.`,
+    rule: `be an upper-case jurisdiction code such as ${values.jurisdictions[0]}`,
+    examples: values.jurisdictions.slice(0, 1),
+  }),
 };
 
+/** The tax year of a listing: only entries of that year. */
 export const TAX_YEAR_QUERY: QueryParameter = {
   name: 'taxYear',
   required: false,
-  schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$', examples: ['2025-26'] },
-  description: 'Income year, written YYYY-YY. Served: 2025-26.',
-  rule: 'be a tax year written YYYY-YY, such as 2025-26',
+  schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$' },
+  description: 'Income year, written YYYY-YY.',
+  rule: 'be a tax year written YYYY-YY',
+  served: (values) => ({
+    description: `Income year, written YYYY-YY. Served: ${values.taxYears.join(', ')}.`,
+    rule: `be a tax year written YYYY-YY, such as ${values.defaultTaxYear}`,
+    examples: [values.defaultTaxYear],
+  }),
+};
+
+/** The tax year of one calculator: left out, the service's default tax year. */
+export const CALCULATOR_TAX_YEAR_QUERY: QueryParameter = {
+  ...TAX_YEAR_QUERY,
+  served: (values) => ({
+    ...TAX_YEAR_QUERY.served!(values),
+    description: `Income year, written YYYY-YY. Served: ${values.taxYears.join(', ')}; without it, ${values.defaultTaxYear}.`,
+  }),
 };
 
 export const HELP_QUERY: QueryParameter = {

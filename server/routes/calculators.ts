@@ -13,7 +13,8 @@ export function queryIssues(problems: QueryProblem[]): InputIssue[] {
 
 /**
  * Finds the calculator a request names, in the order of checks the contract sets: the calculator
- * must exist; then its query must decode; then the context must be one it serves.
+ * must exist; then its query must decode; then the context must be one it serves (with no tax year
+ * named, the default tax year).
  */
 export function resolveCalculator(
   services: Services,
@@ -35,7 +36,8 @@ export function resolveCalculator(
     jurisdiction: context.jurisdiction ?? query.values.jurisdiction ?? null,
     taxYear: context.taxYear ?? query.values.taxYear ?? null,
   };
-  const plan = services.catalog.find(calculatorId, wanted);
+  // A request that names no tax year gets the default one; the error still echoes only what was asked.
+  const plan = services.catalog.find(calculatorId, { ...wanted, taxYear: wanted.taxYear ?? services.defaultTaxYear });
   if (!plan) {
     const echoed: { jurisdiction?: string | null; taxYear?: string | null } = {};
     if (wanted.jurisdiction !== null) echoed.jurisdiction = wanted.jurisdiction;

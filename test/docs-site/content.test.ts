@@ -5,13 +5,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildDocsSite, pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
 import { projectDocsOptions } from '../../server/boot.ts';
-import { shippedPacks, PROJECT_ROOT } from '../helpers/packs.ts';
-import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { PROJECT_ROOT } from '../helpers/packs.ts';
+import { servedPacks, startTestServer, type TestServer } from '../server/helpers.ts';
 import { containsDocumented, documentedExamples } from './executable-examples.ts';
 
 // The real documentation, compiled from its sources as a build (or a boot without a current build) does, served by the real app.
 const CONTENT = fileURLToPath(new URL('../../docs-site/content/', import.meta.url));
-const { catalog } = shippedPacks();
+const { catalog } = servedPacks();
 const docs = buildDocsSite(projectDocsOptions(catalog));
 let server: TestServer;
 

@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createCatalog, loadPacks } from '../../engine/index.ts';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import type { MetadataSource } from '../../server/metadata.ts';
-import { payFacts, money, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { payFacts, money } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
-import { calculate, startTestServer, type TestServer } from './helpers.ts';
+import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 
 const ZERO_DIVISOR_PACK = fileURLToPath(new URL('../fixtures/server-packs/zero-divisor/', import.meta.url));
 const CALCULATE = '/api/v1/calculators/{calculatorId}/calculate';
@@ -15,10 +14,8 @@ let check: ReturnType<typeof responseValidators>;
 
 test.before(async () => {
   // The shipped packs plus one that passes every check but divides by zero, for CalculationError.
-  const loaded = loadPacks([SHIPPED_PACKS, ZERO_DIVISOR_PACK]);
-  assert.equal(loaded.diagnostics, []);
-  const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
-  server = await startTestServer({ deps: { catalog, runner: createInlineRunner(catalog, 4) } });
+  const { catalog, defaultTaxYear } = servedPacks({ extraPaths: [ZERO_DIVISOR_PACK] });
+  server = await startTestServer({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 4) } });
   check = responseValidators(await (await fetch(`${server.url}/api/docs/openapi.json`)).json());
 });
 test.after(() => server.close());

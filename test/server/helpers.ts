@@ -5,7 +5,9 @@ import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../server/config.ts';
 import type { RequestLogLine } from '../../server/context.ts';
 import { createListeningServer } from '../../server/listen.ts';
-import { shippedPacks } from '../helpers/packs.ts';
+import { loadServingDefaults, resolveServing, type Served } from '../../server/serving.ts';
+import { createCatalog, loadPacks } from '../../engine/index.ts';
+import { PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 
 export interface TestServer {
   url: string;
@@ -14,16 +16,38 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+let defaultService: Served | undefined;
+
 /**
- * Starts the app on an ephemeral loopback port with the shipped packs, an in-thread runner and no
- * rate limit unless the test says otherwise.
+ * The shipped packs (and any others given) served as `npm start` would serve them with these
+ * settings: by default the serving file's tax years, whatever other years' packs are shipped.
+ */
+export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' | string[]; defaultTaxYear?: string } = {}): Served {
+  const plain = !options.extraPaths && !options.taxYears && !options.defaultTaxYear;
+  if (plain && defaultService) return defaultService;
+  const paths = [SHIPPED_PACKS, ...(options.extraPaths ?? [])];
+  const loaded = loadPacks(paths, { displayRoot: PROJECT_ROOT });
+  if (loaded.diagnostics.length > 0) throw new Error(`the packs have problems: ${JSON.stringify(loaded.diagnostics)}`);
+  const served = resolveServing(createCatalog(loaded.packs.flatMap((pack) => pack.plans)), loadServingDefaults(paths), {
+    taxYears: options.taxYears ?? null,
+    defaultTaxYear: options.defaultTaxYear ?? null,
+  });
+  if (plain) defaultService = served;
+  return served;
+}
+
+/**
+ * Starts the app on an ephemeral loopback port with the shipped packs as plain `npm start` serves
+ * them, an in-thread runner and no rate limit unless the test says otherwise.
  */
 export async function startTestServer(options: { config?: Partial<ServiceConfig>; deps?: Partial<AppDeps> } = {}): Promise<TestServer> {
-  const { catalog } = shippedPacks();
+  const served = options.deps?.catalog ? { catalog: options.deps.catalog, defaultTaxYear: options.deps.defaultTaxYear } : servedPacks();
+  const { catalog } = served;
   const config: ServiceConfig = { ...DEFAULT_CONFIG, rateLimitMax: 0, ...options.config };
   const logs: RequestLogLine[] = [];
   const app = createApp({
     catalog,
+    ...(served.defaultTaxYear ? { defaultTaxYear: served.defaultTaxYear } : {}),
     config,
     runner: createInlineRunner(catalog, config.calcConcurrency),
     log: (line) => logs.push(line),

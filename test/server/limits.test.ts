@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createCatalog, loadPacks } from '../../engine/index.ts';
 import { startWorkerPool } from '../../server/calculation/worker-pool.ts';
 import type { CalculationRunner } from '../../server/calculation/runner.ts';
 import { money, payFacts, SHIPPED_PACKS } from '../helpers/packs.ts';
-import { calculate, startTestServer, type TestServer } from './helpers.ts';
+import type { Served } from '../../server/serving.ts';
+import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 import { rawRequest } from './raw-http.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
@@ -15,11 +15,11 @@ const PATH = '/api/v1/calculators/au.pay.take-home/calculate';
 const slowPackDir = writeSlowPack(20, 600);
 const slowFacts = { facts: { step0: money(100_000_000) } };
 let pool: CalculationRunner;
-let catalog: ReturnType<typeof createCatalog>;
+let served: Served;
 
 test.before(async () => {
   pool = await startWorkerPool({ size: 1, packPaths: [SHIPPED_PACKS, slowPackDir], graceMs: 0 });
-  catalog = createCatalog(loadPacks([SHIPPED_PACKS, slowPackDir]).packs.flatMap((pack) => pack.plans));
+  served = servedPacks({ extraPaths: [slowPackDir] });
 });
 test.after(async () => {
   await pool.close();
@@ -27,7 +27,7 @@ test.after(async () => {
 });
 
 async function withServer(config: Parameters<typeof startTestServer>[0], run: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await startTestServer({ ...config, deps: { catalog, runner: pool, ...config?.deps } });
+  const server = await startTestServer({ ...config, deps: { catalog: served.catalog, defaultTaxYear: served.defaultTaxYear, runner: pool, ...config?.deps } });
   try {
     await run(server);
   } finally {

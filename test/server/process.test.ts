@@ -1,41 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE_PACKS, money, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { FIXTURE_PACKS, money, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
 import { rawRequest } from './raw-http.ts';
+import { runToExit, start } from './service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';
-
-// The service as a separate process, configured by its environment. Node runs it with tsx as a
-// loader, in one process: the tsx launcher puts a process of its own in between, which does not
-// reliably relay a signal to the server (the cause of this test's old failures).
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', CALC_CONCURRENCY: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((text) => text.includes('"event":"listening"'));
-      if (line) resolve({ child, url: JSON.parse(line).url, output: () => output, exited });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => reject(Object.assign(new Error(`exited with ${code}`), { output, code })));
-  });
-}
 
 /** A POST whose `written` settles once the request is entirely written to the socket. */
 function postWritten(url: string, body: string): { written: Promise<void>; status: Promise<number> } {
@@ -49,16 +22,6 @@ function postWritten(url: string, body: string): { written: Promise<void>; statu
     written = new Promise((done) => request.end(body, () => done()));
   });
   return { written, status };
-}
-
-async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  try {
-    const started = await start(env);
-    started.child.kill('SIGTERM');
-    return { code: await started.exited, output: started.output() };
-  } catch (error) {
-    return { code: (error as { code: number | null }).code, output: (error as { output: string }).output };
-  }
 }
 
 test('the service starts, answers, and on SIGTERM finishes the request in flight before exiting 0', async () => {

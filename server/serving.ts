@@ -1,0 +1,61 @@
+import { createCatalog, formatDiagnostic, readServingDefaults, type Catalog, type ServingDefaults } from '../engine/index.ts';
+import { BootFailure, PROJECT_ROOT } from './boot.ts';
+import { ConfigError, type ServiceConfig } from './config.ts';
+
+/** What a running service offers: the calculators of its tax years, and the year a request without one gets. */
+export interface Served {
+  catalog: Catalog;
+  /** The tax years served, earliest first. */
+  taxYears: string[];
+  defaultTaxYear: string;
+}
+
+/** The serving file beside the packs, if any; one with problems stops the boot. */
+export function loadServingDefaults(packPaths: readonly string[]): ServingDefaults | undefined {
+  const { defaults, diagnostics } = readServingDefaults(packPaths, { displayRoot: PROJECT_ROOT });
+  if (diagnostics.length > 0) throw new BootFailure(diagnostics.map(formatDiagnostic));
+  return defaults;
+}
+
+/**
+ * Chooses the tax years to serve, once the packs are loaded: TAX_YEARS and DEFAULT_TAX_YEAR when
+ * set, else the serving file's defaults, else (no serving file) every year the packs serve. A year
+ * no loaded pack serves, or a default year that is not served, stops the boot with a message naming
+ * the setting (or the file) to change.
+ */
+export function resolveServing(loaded: Catalog, defaults: ServingDefaults | undefined, settings: Pick<ServiceConfig, 'taxYears' | 'defaultTaxYear'>): Served {
+  const shipped = [...new Set(loaded.plans.map((plan) => plan.context.taxYear))].sort();
+  const offered = `the loaded rule packs serve ${shipped.join(', ')}`;
+  const problems: string[] = [];
+
+  let taxYears: string[];
+  if (settings.taxYears === 'all') taxYears = shipped;
+  else if (settings.taxYears) {
+    for (const year of settings.taxYears) if (!shipped.includes(year)) problems.push(`TAX_YEARS names ${year}, which no loaded rule pack serves (${offered})`);
+    taxYears = [...settings.taxYears].sort();
+  } else if (defaults) {
+    const unshipped = defaults.taxYears.map((year, index) => ({ year, index })).filter(({ year }) => !shipped.includes(year));
+    if (unshipped.length > 0) {
+      const lines = unshipped.map(({ year, index }) => {
+        const { file, line, column } = defaults.locate('taxYears', index);
+        return `${file}:${line}:${column} taxYears lists ${year}, which no loaded rule pack serves (${offered}); ship its packs, or choose the years to serve with TAX_YEARS`;
+      });
+      throw new BootFailure(lines);
+    }
+    taxYears = [...defaults.taxYears].sort();
+  } else taxYears = shipped;
+
+  let defaultTaxYear: string | undefined;
+  if (settings.defaultTaxYear) {
+    if (taxYears.includes(settings.defaultTaxYear)) defaultTaxYear = settings.defaultTaxYear;
+    else problems.push(`DEFAULT_TAX_YEAR must be one of the tax years served (${taxYears.join(', ')}); to default to another year, serve it too with TAX_YEARS`);
+  } else if (defaults && taxYears.includes(defaults.defaultTaxYear)) defaultTaxYear = defaults.defaultTaxYear;
+  else if (taxYears.length === 1) defaultTaxYear = taxYears[0];
+  else if (problems.length === 0) {
+    const why = defaults ? `the default of ${defaults.file}, ${defaults.defaultTaxYear}, is not served` : 'no serving file names a default';
+    problems.push(`DEFAULT_TAX_YEAR must be set to one of the tax years served (${taxYears.join(', ')}): ${why}`);
+  }
+  if (problems.length > 0 || defaultTaxYear === undefined) throw new ConfigError(problems);
+
+  return { catalog: createCatalog(loaded.plans.filter((plan) => taxYears.includes(plan.context.taxYear))), taxYears, defaultTaxYear };
+}
