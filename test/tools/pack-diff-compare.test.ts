@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonical, fieldChange, listChange, pairById, period, same } from '../../tools/pack-diff/compare.ts';
+import { canonical } from '../../tools/lib/canonical.ts';
+import { fieldChange, listChange, pairById, period, same } from '../../tools/pack-diff/compare.ts';
 
 // The comparisons pack-diff is built from, in-process.
 

@@ -1,3 +1,5 @@
+import { canonical } from '../lib/canonical.ts';
+
 /** One section of the diff: a heading and its change lines (`+` added, `-` removed, `~` changed, detail indented). */
 export interface Section {
   title: string;
@@ -34,12 +36,6 @@ export function same(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
-/** JSON with every object's keys sorted, so that two values equal in meaning give the same text. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
-  );
-}
 
 /** A value as short readable text: strings bare, anything else as JSON, absence as `(none)`. */
 export function text(value: unknown): string {

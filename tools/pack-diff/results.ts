@@ -1,7 +1,8 @@
 import { computeFacts, type PackReport } from '../../engine/index.ts';
 import { dollars, signedCents } from '../lib/money.ts';
 import { isMoney, renderValue } from '../lib/values.ts';
-import { canonical, type Section } from './compare.ts';
+import { canonical } from '../lib/canonical.ts';
+import type { Section } from './compare.ts';
 
 /** One distinct example case (a calculator and its facts), wherever it was written. */
 interface Case {
