@@ -19,5 +19,5 @@ export { Decimal } from './money/decimal.ts';
 export { suggest } from './model/suggest.ts';
 export { reportSchemas } from './report/fields.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
+export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';

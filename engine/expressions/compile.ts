@@ -49,6 +49,8 @@ interface Node {
   type: StaticType;
   /** The json-logic it was compiled from, to name it in messages. */
   source: unknown;
+  /** For a `round`: the amount it rounds and the rounding, so a `let` can keep the amount before rounding. */
+  rounds?: { amount: Evaluator; apply: (amount: Decimal) => Decimal };
 }
 
 const NUMBER: StaticType = { kind: 'number' };
@@ -215,7 +217,7 @@ export function compileExpression(
       const slot = letNames.length;
       letNames.push(name);
       lets.push({ name, slot, type: value.type });
-      steps.push({ slot, evaluate: value.evaluate });
+      steps.push({ slot, evaluate: value.rounds ? keepingBeforeRounding(slot, value.rounds, value.evaluate) : value.evaluate });
     }
     const result = compile(body, [...path, operator, 1]);
     lets.length = depth;
@@ -236,7 +238,8 @@ export function compileExpression(
     const amount = compile(args[1], argPath(1));
     expectType(amount, NUMBER, argPath(1));
     const apply = roundingFunction(mode);
-    return { evaluate: (scope) => apply(amount.evaluate(scope) as Decimal), type: NUMBER, source: { round: args } };
+    const rounds = { amount: amount.evaluate, apply };
+    return { evaluate: (scope) => apply(amount.evaluate(scope) as Decimal), type: NUMBER, source: { round: args }, rounds };
   };
 
   const expectType = (node: Node, expected: StaticType, path: (string | number)[]) => {
@@ -492,4 +495,17 @@ function describe(type: StaticType): string {
 function suggestion(name: string, known: readonly string[]): string | undefined {
   const nearest = suggest(name, known);
   return nearest === undefined ? undefined : `did you mean \`${nearest}\`?`;
+}
+
+/**
+ * A rounded `let` value that, when the run asks for it, also keeps the amount before rounding: a
+ * reviewer checks a rule's "no preliminary rounding" against it. Otherwise it is the plain evaluator.
+ */
+function keepingBeforeRounding(slot: number, rounds: NonNullable<Node['rounds']>, plain: Evaluator): Evaluator {
+  return (scope) => {
+    if (!scope.letsBeforeRounding) return plain(scope);
+    const amount = rounds.amount(scope) as Decimal;
+    scope.letsBeforeRounding[slot] = amount;
+    return rounds.apply(amount);
+  };
 }

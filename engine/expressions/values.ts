@@ -65,6 +65,8 @@ export interface Scope {
   parameters: readonly ResolvedParameter[];
   lets: Value[];
   reads: ParameterRead[];
+  /** When present, a `let` value that is rounded keeps here, by slot, the amount before its rounding. */
+  letsBeforeRounding?: Value[];
 }
 
 /** A failure while evaluating an expression: a reason that is safe to show (no input values). */

@@ -36,6 +36,25 @@ export function runCalculator(plan: CalculatorPlan, facts: unknown, options: Run
   return { ok: true, json: writeReport(plan, executed.values, executed.records) };
 }
 
+/**
+ * For reviewers' tools: by rule id, the `let` values a step rounded, with the exact amount before
+ * their rounding where it changed them (a trace shows them rounded; the API's trace has no place for
+ * the amounts before, so they come this way).
+ */
+export function intermediatesBeforeRounding(plan: CalculatorPlan, facts: unknown): Map<string, Record<string, string>> | undefined {
+  const executed = execute(plan, facts, {}, true);
+  if (!executed.ok) return undefined;
+  const found = new Map<string, Record<string, string>>();
+  for (const step of plan.steps) {
+    const record = executed.records[step.index]!;
+    record.letsBeforeRounding?.forEach((amount, slot) => {
+      const rounded = record.lets[slot];
+      if (isDecimal(amount) && isDecimal(rounded) && !amount.eq(rounded)) found.set(step.rule.id, { ...found.get(step.rule.id), [step.letNames[slot]!]: amount.toString() });
+    });
+  }
+  return found;
+}
+
 /** Runs a calculator and returns the JSON value of every fact it read or derived, by fact id. */
 export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; facts: Map<string, unknown> } | Failure {
   const executed = execute(plan, facts, {});
@@ -46,7 +65,7 @@ export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; 
   return { ok: true, facts: out };
 }
 
-function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions): Executed | Failure {
+function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions, keepBeforeRounding = false): Executed | Failure {
   if (!plan.validateFacts(facts)) return { ok: false, failure: 'decode', issues: issuesFromErrors(plan.validateFacts.errors ?? []) };
   const values: Value[] = new Array(plan.slotCount);
   for (const input of plan.inputs) values[input.slot] = input.decode((facts as Record<string, unknown>)[input.factId]);
@@ -56,7 +75,7 @@ function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions): Exe
     for (const step of plan.steps) {
       current = step;
       if (options.deadline !== undefined && performance.now() > options.deadline) throw new Timeout();
-      records[step.index] = evaluateStep(step, values);
+      records[step.index] = evaluateStep(step, values, keepBeforeRounding);
     }
   } catch (error) {
     if (error instanceof Timeout) return { ok: false, failure: 'timeout' };
@@ -73,7 +92,7 @@ function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions): Exe
   return { ok: true, values, records };
 }
 
-function evaluateStep(step: PlanStep, values: Value[]): StepRecord {
+function evaluateStep(step: PlanStep, values: Value[], keepBeforeRounding: boolean): StepRecord {
   const record: StepRecord = { raw: null, reads: [], lets: NO_LETS };
   let raw: Value;
   if (step.ledger) {
@@ -91,8 +110,10 @@ function evaluateStep(step: PlanStep, values: Value[]): StepRecord {
   } else {
     const inputs = step.inputSlots.map((slot) => values[slot]!);
     const scope: Scope = { facts: inputs, parameters: step.parameters, lets: step.letCount ? new Array(step.letCount) : NO_LETS, reads: record.reads };
+    if (keepBeforeRounding && step.letCount) scope.letsBeforeRounding = new Array(step.letCount);
     raw = step.evaluate!(scope);
     record.lets = scope.lets;
+    if (scope.letsBeforeRounding) record.letsBeforeRounding = scope.letsBeforeRounding;
   }
   record.raw = raw;
   let result = raw;

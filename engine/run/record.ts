@@ -12,5 +12,7 @@ export interface StepRecord {
   raw: Value;
   reads: ParameterRead[];
   lets: Value[];
+  /** By `let` slot, rounded amounts before their rounding; only when the run asked for them. */
+  letsBeforeRounding?: Value[];
   components?: ComponentResult[];
 }

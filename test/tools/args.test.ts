@@ -27,7 +27,10 @@ test('validate-pack: one mode at a time, and options only with the mode they bel
 
 test('explain: one calculator, --facts required, valued options in both spellings', () => {
   const parsed = explainArgs(['au.pay.take-home', '--facts=f.json', '--context', 'AU/2025-26', '--packs', 'p', '--json']);
-  assert.equal(parsed, { ok: true, options: { calculatorId: 'au.pay.take-home', facts: 'f.json', context: 'AU/2025-26', packs: 'p', json: true, help: false } });
+  assert.equal(parsed, { ok: true, options: { calculatorId: 'au.pay.take-home', facts: 'f.json', context: 'AU/2025-26', packs: ['p'], json: true, help: false } });
+  const compared = explainArgs(['au.pay.take-home', '--facts', 'f.json', '--context=AU/2031-32', '--against', 'AU/2030-31', '--packs', 'a', '--packs=b']);
+  assert.equal(compared, { ok: true, options: { calculatorId: 'au.pay.take-home', facts: 'f.json', context: 'AU/2031-32', against: 'AU/2030-31', packs: ['a', 'b'], json: false, help: false } });
+  assert.equal(explainArgs(['au.pay.take-home', '--facts', 'f.json', '--against']), { ok: false, problem: '`--against` needs a value' });
   assert.match(problem(explainArgs(['--facts', '{}']))!, /name the calculator/);
   assert.match(problem(explainArgs(['a', 'b', '--facts', '{}']))!, /one calculator at a time/);
   assert.match(problem(explainArgs(['a']))!, /`--facts` is required/);

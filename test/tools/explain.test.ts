@@ -46,6 +46,8 @@ test('take-home pay: the figures in dollars and cents, then the trace as a tree 
     '                              in effect 2024-07-01 to before 2026-07-01; source nat-1004 (NAT 1004)',
     '          intermediate    period = weekly',
     '                          weeklyEarnings = 165499',
+    // 0.32 × 1654.99 − 176.5769 = 353.0199 dollars, rounded once, to the dollar: no cent rounding first.
+    '                          weeklyWithholding = 35300 (before rounding 35301.99)',
     '          result          $353.00  (rounding: ato-withholding-rounding)',
     '          sources         NAT 1004: Schedule 1 – Statement of formulas for calculating amounts to be withheld (published 16 June 2024, applies to payments made from 1 July 2024) (ato-publication)',
     '            ● Taxable pay  [rule taxable-pay]',

@@ -3,25 +3,32 @@ export interface Options {
   calculatorId?: string;
   facts?: string;
   context?: string;
-  packs?: string;
+  /** Another context to compare the calculation with (the old side; `context` is the new one). */
+  against?: string;
+  /** Pack folders, in the order given; empty for the project's rulepacks/. */
+  packs: string[];
   json: boolean;
   help: boolean;
 }
 
 export type ParsedArgs = { ok: true; options: Options } | { ok: false; problem: string };
 
-const VALUED = { '--facts': 'facts', '--context': 'context', '--packs': 'packs' } as const;
+const VALUED = { '--facts': 'facts', '--context': 'context', '--against': 'against' } as const;
 
 /** Reads the arguments after the script name; `--name value` and `--name=value` both work. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const options: Options = { json: false, help: false };
+  const options: Options = { packs: [], json: false, help: false };
   const positional: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (arg === '--help' || arg === '-h') options.help = true;
     else if (arg === '--json') options.json = true;
-    else if (Object.hasOwn(VALUED, flag)) {
+    else if (flag === '--packs') {
+      const value = inline ?? argv[++index];
+      if (value === undefined) return { ok: false, problem: '`--packs` needs a value' };
+      options.packs.push(value);
+    } else if (Object.hasOwn(VALUED, flag)) {
       const value = inline ?? argv[++index];
       if (value === undefined) return { ok: false, problem: `\`${flag}\` needs a value` };
       options[VALUED[flag as keyof typeof VALUED]] = value;

@@ -1,4 +1,4 @@
-import type { CalculatorPlan, TraceNode } from '../../engine/index.ts';
+import { intermediatesBeforeRounding, type CalculatorPlan, type TraceNode } from '../../engine/index.ts';
 import { traceEveryStep } from '../lib/trace-all.ts';
 import { figureLines, isTraceNode } from './figures.ts';
 import { traceLines } from './tree.ts';
@@ -8,11 +8,12 @@ export function explanation(plan: CalculatorPlan, report: Record<string, unknown
   const sources = new Map(plan.pack.sources.map((source) => [source.id, source]));
   const sourceOf = (id: string) => sources.get(id);
   const printed = new Set<string>();
-  const trace = traceRoots(report).flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed)));
+  const beforeRounding = intermediatesBeforeRounding(plan, facts) ?? new Map();
+  const trace = traceRoots(report).flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed, beforeRounding)));
   // A report traces only what its template names (the annual report does not trace `liability`):
   // the steps it leaves out are shown after it, so that every step of the calculation is explained.
   const everyStep = traceEveryStep(plan, facts);
-  const rest = (everyStep.ok ? everyStep.nodes : []).flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed)));
+  const rest = (everyStep.ok ? everyStep.nodes : []).flatMap((node) => (printed.has(node.ruleId) ? [] : traceLines(node, sourceOf, printed, beforeRounding)));
   const lines = [
     `${plan.def.title} (${plan.def.id}), ${plan.context.jurisdiction} ${plan.context.taxYear}, rule pack ${plan.rulePackVersion}`,
     '',

@@ -1,21 +1,35 @@
 /** The text `explain --help` prints. */
 export const HELP = `Usage: explain <calculatorId> --facts <file|-|json> [--context JURISDICTION/TAXYEAR]
-               [--packs <dir>] [--json] [--help]
+               [--against JURISDICTION/TAXYEAR] [--packs <dir>]... [--json] [--help]
 
 Runs one calculator from the command line, as the API's calculate route would, and explains the
-result: the report's figures, then the whole calculation trace as an indented tree.
+result: the report's figures, then the whole calculation trace as an indented tree. With --against,
+runs the same facts in two contexts (say this year's packs and last year's) and shows what changed.
 
 Arguments
   <calculatorId>     e.g. au.pay.take-home, au.pay.withholdings, au.income-tax.annual
   --facts <value>    the facts object, as the API's request body carries it under "facts":
                      a JSON file, - for standard input, or the JSON itself (anything starting with {)
                      e.g. --facts '{"taxableIncome": {"_tag": "Money", "cents": 9000000, "currency": "AUD"}}'
-  --context <J/Y>    jurisdiction and tax year, e.g. AU/2025-26. As in the API, a part left out
-                     (AU, or /2025-26) matches any, and with none the first in catalog order is used.
-  --packs <dir>      a pack folder or a folder of packs (default: the project's rulepacks/)
+  --context <J/Y>    jurisdiction and tax year, written like AU/YYYY-YY with a tax year of the packs.
+                     As in the API, a part left out (AU, or /YYYY-YY) matches any; with no tax year,
+                     the default tax year of the packs' serving.yaml is used when the calculator has
+                     it, else the first in catalog order. A context the calculator does not have is a
+                     usage error that suggests the nearest one (the closest tax year).
+  --against <J/Y>    compare with this context (the old side; --context is the new one): prints both
+                     results, the difference of every figure, and, step by step, each step whose
+                     inputs or result differ, old → new, with the parameter values that changed and
+                     their periods and sources; intermediate values show their value before rounding
+  --packs <dir>      a pack folder or a folder of packs (default: the project's rulepacks/); give it
+                     more than once to load packs from several folders
   --json             print exactly the body the API returns on success:
                      {"calculator": ..., "diagnostics": {"_tag": "CalculationDiagnostics",
-                      "graphIssues": []}, "report": ...} on one line
+                      "graphIssues": []}, "report": ...} on one line. With --against, the
+                     comparison as one JSON object on one line: {calculatorId, old and new (context,
+                     rulePackVersion, report), figures (figure, label, old, new, differenceCents,
+                     changed), steps (ruleId, title, ranIn, and the facts, parameters, intermediate
+                     values, beforeRounding and result that differ, each old and new),
+                     unchangedSteps}
   --help             print this text
 
 Output (without --json)
@@ -26,7 +40,8 @@ Output (without --json)
     facts            the facts the rule read
     parameters       each parameter read: its value, or the table row matched (and, for marginal
                      tables, the amount due below that row); the period it is in effect; its source
-    intermediate     values the formula named with let, as the engine holds them (cents)
+    intermediate     values the formula named with let, as the engine holds them (cents);
+                     a rounded one with its exact value before rounding
     before rounding  the exact result, when the rule's rounding changed it
     result           the rule's result and its rounding mode
     sources          the sources the step rests on (its own and its parameters')
@@ -39,4 +54,7 @@ Exit codes
   2  usage error: bad arguments, facts that cannot be read or are not JSON, a packs folder that is
      missing or has diagnostics, an unknown calculator or a context it is not available for (with
      the nearest names and the known ones)
+
+With --against, the exit codes are the same: 0 when both calculations ran (whatever differs), 1
+when either could not (the context is named on stderr), 2 for a usage error.
 `;

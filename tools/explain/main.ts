@@ -3,7 +3,7 @@
  * bin/explain.js, `npm run explain --` or `tsx tools/explain/main.ts`.
  */
 import { fileURLToPath } from 'node:url';
-import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, runCalculator } from '../../engine/index.ts';
+import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import { usageError } from '../lib/usage.ts';
 import { parseArgs } from './args.ts';
@@ -11,6 +11,8 @@ import { readFacts } from './facts-input.ts';
 import { HELP } from './help.ts';
 import { selectPlan } from './select.ts';
 import { explanation } from './explanation.ts';
+import { compareRuns } from './comparison.ts';
+import { comparisonText } from './comparison-text.ts';
 
 const SHIPPED_PACKS = fileURLToPath(new URL('../../rulepacks/', import.meta.url));
 
@@ -24,16 +26,25 @@ function main(argv: readonly string[]): number {
   }
   const facts = readFacts(options.facts!);
   if (!facts.ok) return usageError('explain', [facts.problem]);
-  const loaded = loadPacks([options.packs ?? SHIPPED_PACKS]);
-  if (loaded.missing.length > 0) return usageError('explain', [`\`${options.packs}\` is not a folder`]);
-  if (loaded.packs.length === 0) return usageError('explain', [`no pack (a folder with pack.yaml) in \`${options.packs}\``]);
-  // The service will not start with a broken pack, so neither does explain.
-  if (loaded.diagnostics.length > 0) {
-    return usageError('explain', [...loaded.diagnostics.map((diagnostic) => formatDiagnostic({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })), 'the packs have diagnostics; run validate-pack on them']);
+  const packPaths = options.packs.length > 0 ? options.packs : [SHIPPED_PACKS];
+  const loaded = loadPacks(packPaths);
+  if (loaded.missing.length > 0) return usageError('explain', loaded.missing.map((path) => `\`${path}\` is not a folder`));
+  if (loaded.packs.length === 0) return usageError('explain', [`no pack (a folder with pack.yaml) in ${packPaths.map((path) => `\`${path}\``).join(', ')}`]);
+  // The service will not start with a broken pack (or serving file), so neither does explain.
+  const serving = readServingDefaults(packPaths);
+  const diagnostics = [...loaded.diagnostics, ...serving.diagnostics];
+  if (diagnostics.length > 0) {
+    return usageError('explain', [...diagnostics.map((diagnostic) => formatDiagnostic({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })), 'the packs have diagnostics; run validate-pack on them']);
   }
-  const selected = selectPlan(createCatalog(loaded.packs.flatMap((report) => report.plans)), options.calculatorId!, options.context);
+  const catalog = createCatalog(loaded.packs.flatMap((report) => report.plans));
+  const selected = selectPlan(catalog, options.calculatorId!, options.context, serving.defaults?.defaultTaxYear);
   if (!selected.ok) return usageError('explain', selected.problems);
   const { plan } = selected;
+  if (options.against !== undefined) {
+    const against = selectPlan(catalog, options.calculatorId!, options.against, serving.defaults?.defaultTaxYear);
+    if (!against.ok) return usageError('explain', against.problems.map((problem) => `--against: ${problem}`));
+    return compare(against.plan, plan, facts.facts, options.json);
+  }
 
   // The report is the service's own JSON text: --json prints it as the API would, byte for byte.
   const outcome = runCalculator(plan, facts.facts);
@@ -47,6 +58,18 @@ function main(argv: readonly string[]): number {
   if (options.json) {
     process.stdout.write(`{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
   } else process.stdout.write(explanation(plan, JSON.parse(outcome.json) as Record<string, unknown>, facts.facts));
+  return 0;
+}
+
+/** `--against`: the same facts in two contexts, what differs printed (or, with --json, written as one JSON object). */
+function compare(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, facts: unknown, json: boolean): number {
+  const compared = compareRuns(oldPlan, newPlan, facts);
+  if (!compared.ok) {
+    const { context } = compared.side === 'old' ? oldPlan : newPlan;
+    process.stderr.write(`explain: for ${context.jurisdiction}/${context.taxYear}, ${compared.failure}\n`);
+    return 1;
+  }
+  process.stdout.write(json ? `${JSON.stringify(compared.comparison)}\n` : comparisonText(compared.comparison, newPlan.def.title));
   return 0;
 }
 

@@ -5,9 +5,11 @@ export type Selected = { ok: true; plan: CalculatorPlan } | { ok: false; problem
 
 /**
  * Finds a calculator as the API does: by id, then by context, where a missing part of the context
- * (`AU`, `/2025-26`) matches any. `AU/2025-26` names both parts.
+ * (`AU`, or `/` and a tax year) matches any. `AU/` and a tax year names both parts. With no tax year
+ * named, the default tax year (the serving file's) is used when the calculator has it, else the first
+ * in catalog order.
  */
-export function selectPlan(catalog: Catalog, calculatorId: string, context: string | undefined): Selected {
+export function selectPlan(catalog: Catalog, calculatorId: string, context: string | undefined, defaultTaxYear?: string): Selected {
   const candidates = catalog.withId(calculatorId);
   if (candidates.length === 0) {
     const known = [...new Set(catalog.plans.map((plan) => plan.def.id))];
@@ -18,12 +20,27 @@ export function selectPlan(catalog: Catalog, calculatorId: string, context: stri
     };
   }
   const [jurisdiction, taxYear] = (context ?? '').split('/', 2).map((part) => part.trim() || null);
-  const plan = catalog.find(calculatorId, { jurisdiction: jurisdiction ?? null, taxYear: taxYear ?? null });
+  const wanted = { jurisdiction: jurisdiction ?? null, taxYear: taxYear ?? null };
+  const plan = (wanted.taxYear === null && defaultTaxYear ? catalog.find(calculatorId, { ...wanted, taxYear: defaultTaxYear }) : undefined) ?? catalog.find(calculatorId, wanted);
   if (plan) return { ok: true, plan };
   const contexts = candidates.map((candidate) => `${candidate.context.jurisdiction}/${candidate.context.taxYear}`);
-  const nearest = suggest(context ?? '', contexts);
+  const nearest = nearestContext(candidates, wanted) ?? suggest(context ?? '', contexts);
   return {
     ok: false,
     problems: [`\`${calculatorId}\` is not available for ${context}${nearest ? `; did you mean ${nearest}?` : ''}`, `contexts: ${contexts.join(', ')}`],
   };
+}
+
+/**
+ * The context nearest in time to the one asked for: in its jurisdiction (or any, when none is named
+ * or it has none), the tax year whose first calendar year is closest; the later one on a tie.
+ */
+function nearestContext(candidates: readonly CalculatorPlan[], wanted: { jurisdiction: string | null; taxYear: string | null }): string | undefined {
+  const start = (taxYear: string) => Number(/^(\d{4})-\d{2}$/.exec(taxYear)?.[1] ?? Number.NaN);
+  const asked = wanted.taxYear === null ? Number.NaN : start(wanted.taxYear);
+  if (Number.isNaN(asked)) return undefined;
+  const sameJurisdiction = candidates.filter((candidate) => candidate.context.jurisdiction === wanted.jurisdiction);
+  const pool = (sameJurisdiction.length > 0 ? sameJurisdiction : candidates).filter((candidate) => !Number.isNaN(start(candidate.context.taxYear)));
+  const best = [...pool].sort((a, b) => Math.abs(start(a.context.taxYear) - asked) - Math.abs(start(b.context.taxYear) - asked) || start(b.context.taxYear) - start(a.context.taxYear))[0];
+  return best && `${best.context.jurisdiction}/${best.context.taxYear}`;
 }
