@@ -21,3 +21,4 @@ export { reportSchemas } from './report/fields.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
+export { valueInEffect } from './run/parameters.ts';

@@ -9,16 +9,21 @@ export function sourceRefOf(source: SourceDef): SourceRef {
 }
 
 /**
- * The parameter's value for a period: the one value whose effective period covers all of it.
- * Undefined when no single value does (a gap, or a change part-way through).
+ * The written value in effect for the whole of a period (a pack's tax year): the first whose
+ * effective period covers all of it. Undefined when none does (a gap, or a change part-way through).
  */
+export function valueInEffect(parameter: ParameterDef, period: { from: string; toExclusive: string }): ParameterValueDef | undefined {
+  return parameter.values.find((value) => inForceThroughout(value, period));
+}
+
+/** The parameter's value for a period, resolved for evaluation: the value in effect for all of it, with its source. */
 export function resolveParameter(
   parameter: ParameterDef,
   period: { from: string; toExclusive: string },
   sources: ReadonlyMap<string, SourceDef>,
   parameterIndex: number,
 ): ResolvedParameter | undefined {
-  const entry = parameter.values.find((value) => inForceThroughout(value, period));
+  const entry = valueInEffect(parameter, period);
   const source = entry && sources.get(entry.source);
   if (!entry || !source) return undefined;
   const common = {

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse, parseDocument } from 'yaml';
+import { loadPacks } from '../../engine/index.ts';
 import { definitionSections } from '../../tools/pack-diff/definitions.ts';
 import { formatDiff, hasChanges } from '../../tools/pack-diff/report.ts';
 import { resultSection } from '../../tools/pack-diff/results.ts';
@@ -35,8 +37,30 @@ function makeRepository(): void {
   git('commit', '-q', '-a', '-m', 'second');
 }
 
+/**
+ * The next-year pack arranged as the guide to a new year says: each parameter whose value changed
+ * keeps the shipped pack's dated values and gets the new one beside them. Written to a temporary
+ * folder; the new values and years are the fixture's, so nothing here names a year.
+ */
+let besideDir = '';
+function makeAddedBeside(): void {
+  const root = mkdtempSync(join(tmpdir(), 'pack-diff-beside-'));
+  besideDir = join(root, 'rules-au-pay', nextYear.version);
+  cpSync(join(PROJECT_ROOT, NEXT_YEAR), besideDir, { recursive: true });
+  for (const name of readdirSync(join(besideDir, 'parameters'))) {
+    const file = join(besideDir, 'parameters', name);
+    const document = parseDocument(readFileSync(file, 'utf8'));
+    const shipped = parse(readFileSync(join(PROJECT_ROOT, PAY, 'parameters', name), 'utf8')) as { values: unknown[] };
+    const values = (document.toJS() as { values: unknown[] }).values;
+    if (JSON.stringify(values) === JSON.stringify(shipped.values)) continue;
+    document.set('values', [...shipped.values, ...values]);
+    writeFileSync(file, document.toString());
+  }
+}
+
 const runs = suiteRuns({
   nextYear: () => cli('pack-diff', [PAY, NEXT_YEAR]),
+  addedBeside: () => cli('pack-diff', [PAY, besideDir]),
   fixture: () => cli('pack-diff', [OLD, NEW]),
   revisions: () => cli('pack-diff', ['packs/fixture-pay/1.0.0', '--rev', 'HEAD~1', '--rev', 'HEAD'], { cwd: repo }),
   badRevision: () => cli('pack-diff', ['packs/fixture-pay/1.0.0', '--rev', 'no-such-revision'], { cwd: repo }),
@@ -45,10 +69,14 @@ const runs = suiteRuns({
 
 test.before(() => {
   makeRepository();
+  makeAddedBeside();
   runs.start();
 });
 
-test.after(() => rmSync(repo, { recursive: true, force: true }));
+test.after(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(dirname(dirname(besideDir)), { recursive: true, force: true });
+});
 
 test('shipped pay pack → next year: tax year, every changed coefficient with its period and source, and the example results that moved', async () => {
   const { status, stdout, stderr } = await runs.get('nextYear');
@@ -58,7 +86,7 @@ test('shipped pay pack → next year: tax year, every changed coefficient with i
     `  ~ tax year: 2025-26 (2025-07-01 to before 2026-07-01) → ${year} (${from} to before ${toExclusive})`,
     `  + made-up-schedule-1-${year}: MADE UP for tests - not a real publication (ato-publication): Invented Schedule 1 coefficients for a pretend ${year} year, used only by the next-year test`,
     '  ~ withholding-scale-2 (Withholding coefficients, scale 2 (tax-free threshold claimed))',
-    `      value ${from} to before ${toExclusive}:`,
+    `      in effect for 2025-26 → ${year}:`,
     `        effective period: 2024-07-01 to before 2026-07-01 → ${from} to before ${toExclusive}`,
     `        source: nat-1004 (NAT 1004) → made-up-schedule-1-${year} (MADE UP for tests - not a real publication)`,
     '        row 7: below 2596 → 2650, a 0.3200 → 0.3000, b 176.5769 → 168.5000',
@@ -78,6 +106,31 @@ test('shipped pay pack → next year: tax year, every changed coefficient with i
   assert.match(stdout, /\nCHANGED: \d+ items differ\n$/);
 });
 
+test('a new dated value added beside the old one: the values in effect for each year compared row by row, the new value named by its period only', async () => {
+  const [shipped, next] = loadPacks([join(PROJECT_ROOT, PAY), besideDir]).packs.map((report) => report.pack);
+  const { status, stdout, stderr } = await runs.get('addedBeside');
+  assert.is(status, 1, stderr);
+  const parameters = stdout.slice(stdout.indexOf('\nParameters\n'), stdout.indexOf('\nRules'));
+  const lines = parameters.split('\n');
+  const scale2 = lines.indexOf('  ~ withholding-scale-2 (Withholding coefficients, scale 2 (tax-free threshold claimed))');
+  assert.ok(scale2 >= 0, parameters);
+  const next2 = lines.findIndex((line, index) => index > scale2 && line.startsWith('  ~ '));
+  const block = lines.slice(scale2 + 1, next2 < 0 ? undefined : next2);
+  const newValue = next!.parameters.find((parameter) => parameter.id === 'withholding-scale-2')!.values.at(-1)!;
+  const newPeriod = `${newValue.effectivePeriod.from}${newValue.effectivePeriod.toExclusive === null ? '' : ` to before ${newValue.effectivePeriod.toExclusive}`}`;
+  for (const line of [
+    `      in effect for ${shipped!.taxYear.id} → ${next!.taxYear.id}:`,
+    '        row 7: below 2596 → 2650, a 0.3200 → 0.3000, b 176.5769 → 168.5000',
+    '        row 9: a 0.4700 → 0.4500, b 650.6154 → 602.5000',
+    `      + value ${newValue.effectivePeriod.toExclusive === null ? `from ${newPeriod}` : newPeriod} (the value in effect for the new year, compared above)`,
+  ]) {
+    assert.ok(block.includes(line), `${line}\n${parameters}`);
+  }
+  assert.match(block.join('\n'), /^ {8}source: nat-1004 \(NAT 1004\) → \S+/m);
+  // The whole new table is never printed: no line lists its rows.
+  assert.not.match(parameters, /rows:/);
+});
+
 test('a made-up change of every kind: parameter periods and sources, the rule formula before and after, requires/sources/rounding, facts, calculators, examples', async () => {
   const { status, stdout } = await runs.get('fixture');
   assert.is(status, 1);
@@ -90,7 +143,7 @@ Sources
 
 Parameters
   ~ levy-rate (Levy rate)
-      value 2025-07-01 to before 2026-07-01:
+      in effect for 2025-26:
         effective period: from 2025-07-01 → 2025-07-01 to before 2026-07-01
         source: fixture-publication (Fixture publication 1 (made up)) → fixture-publication-2 (Fixture publication 2 (made up))
         value: 0.1 → 0.12
@@ -145,7 +198,7 @@ test('git revisions: --rev OLD --rev NEW reads both versions from git', async ()
   const { status, stdout, stderr } = await runs.get('revisions');
   assert.is(status, 1, stderr);
   assert.match(stdout, /^old: fixture-pay\/1\.0\.0 \(packs\/fixture-pay\/1\.0\.0 at HEAD~1, commit [0-9a-f]{12}\)\nnew: fixture-pay\/1\.0\.0 \(packs\/fixture-pay\/1\.0\.0 at HEAD, commit [0-9a-f]{12}\)\n/);
-  assert.ok(stdout.includes('  ~ levy-rate (Levy rate)\n      value from 2025-07-01, source fixture-publication (Fixture publication 1 (made up)):\n        value: 0.1 → 0.11\n'), stdout);
+  assert.ok(stdout.includes('  ~ levy-rate (Levy rate)\n      in effect for 2025-26, source fixture-publication (Fixture publication 1 (made up)):\n        value: 0.1 → 0.11\n'), stdout);
   assert.ok(stdout.includes('  ~ one payment (fixture.pay.net; example of old and new)\n      levy    $123.45 → $135.80  +1235 (+$12.35)\n      netPay  $1,111.11 → $1,098.76  -1235 (-$12.35)\n'), stdout);
 });
 

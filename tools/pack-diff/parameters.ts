@@ -1,39 +1,76 @@
-import type { PackDef, ParameterDef } from '../../engine/index.ts';
+import { valueInEffect, type PackDef, type ParameterDef } from '../../engine/index.ts';
 import { fieldChange, pairById, period, same, text, type Section } from './compare.ts';
 
 type ValueDef = ParameterDef['values'][number];
 
-/** Parameters added, removed and changed: each value's period, source, scalar value and table rows, old → new. */
+/**
+ * Parameters added, removed and changed. For a parameter in both, first the value in effect for each
+ * pack's tax year, old → new (its period, source, scalar value or table rows, row by row), however
+ * the YAML arranges its dated values; then the dated values themselves that came, went or changed,
+ * without repeating the ones already compared.
+ */
 export function parameterSection(old: PackDef, now: PackDef): Section {
   const { removed, added, both } = pairById(old.parameters, now.parameters);
-  const sourceOf = (pack: PackDef) => (id: string) => {
-    const source = pack.sources.find((candidate) => candidate.id === id);
-    return source ? `${id} (${source.reference})` : id;
-  };
   const lines: string[] = [];
   for (const parameter of removed) lines.push(`- ${parameter.id} (${parameter.title})`);
   for (const parameter of added) {
     lines.push(`+ ${parameter.id} (${parameter.title})`);
-    for (const value of parameter.values) lines.push(`    ${valueText(value)}; source ${sourceOf(now)(value.source)}`);
+    for (const value of parameter.values) lines.push(`    ${valueText(value)}; source ${sourceName(now)(value.source)}`);
   }
   for (const [before, after] of both) {
+    const inEffect = { old: valueInEffect(before, old.taxYear), new: valueInEffect(after, now.taxYear) };
     const detail = [
       ...fieldChange('title', before.title, after.title),
       ...fieldChange('description', before.description, after.description),
       ...fieldChange('unit', before.unit, after.unit),
       ...fieldChange('table', before.table, after.table),
-      ...valuesChange(before.values, after.values, sourceOf(old), sourceOf(now)),
+      ...inEffectChange(inEffect.old, inEffect.new, old, now),
+      ...valuesChange(before.values, after.values, sourceName(old), sourceName(now), inEffect),
     ];
     if (detail.length > 0) lines.push(`~ ${after.id} (${after.title})`, ...detail.map((line) => `    ${line}`));
   }
   return { title: 'Parameters', lines };
 }
 
+const sourceName = (pack: PackDef) => (id: string) => {
+  const source = pack.sources.find((candidate) => candidate.id === id);
+  return source ? `${id} (${source.reference})` : id;
+};
+
+/** `in effect for <old year> → <new year>:` then the value's period, source and content, old → new; nothing when they agree. */
+function inEffectChange(before: ValueDef | undefined, after: ValueDef | undefined, old: PackDef, now: PackDef): string[] {
+  const years = old.taxYear.id === now.taxYear.id ? old.taxYear.id : `${old.taxYear.id} → ${now.taxYear.id}`;
+  if (!before || !after) {
+    if (!before && !after) return [];
+    const missing = (pack: PackDef) => `none (no single value covers ${pack.taxYear.id})`;
+    const shown = (value: ValueDef | undefined, pack: PackDef) => (value ? `${valueText(value)}; source ${sourceName(pack)(value.source)}` : missing(pack));
+    return [`in effect for ${years}:`, `  old: ${shown(before, old)}`, `  new: ${shown(after, now)}`];
+  }
+  const detail = [
+    ...fieldChange('effective period', before.effectivePeriod, after.effectivePeriod, (value) => period(value as ValueDef['effectivePeriod'])),
+    ...(sourceName(old)(before.source) === sourceName(now)(after.source) ? [] : [`source: ${sourceName(old)(before.source)} → ${sourceName(now)(after.source)}`]),
+    ...fieldChange('value', before.value, after.value),
+    ...rowsChange(before.rows ?? [], after.rows ?? []),
+  ];
+  if (detail.length === 0) return [];
+  // The source is named once: in the heading when it stayed, on its own line when it changed.
+  const stayed = sourceName(old)(before.source) === sourceName(now)(after.source);
+  return [`in effect for ${years}${stayed ? `, source ${sourceName(now)(after.source)}` : ''}:`, ...detail.map((line) => `  ${line}`)];
+}
+
 /**
- * Pairs old and new values (same period first, then the same start, then in order) and describes each
- * pair's changes; unpaired values are added or removed.
+ * The dated values as written: pairs old and new values (same period first, then the same start,
+ * then in order) and describes each pair's changes; unpaired values are added or removed. The values
+ * in effect for the two years were compared above: a pair of them is not repeated, and one of them
+ * added or removed is named by its period only.
  */
-function valuesChange(old: readonly ValueDef[], now: readonly ValueDef[], oldSource: (id: string) => string, newSource: (id: string) => string): string[] {
+function valuesChange(
+  old: readonly ValueDef[],
+  now: readonly ValueDef[],
+  oldSource: (id: string) => string,
+  newSource: (id: string) => string,
+  inEffect: { old: ValueDef | undefined; new: ValueDef | undefined },
+): string[] {
   const left = [...old];
   const right = [...now];
   const pairs: [ValueDef, ValueDef][] = [];
@@ -51,6 +88,7 @@ function valuesChange(old: readonly ValueDef[], now: readonly ValueDef[], oldSou
   take(() => true);
   const lines: string[] = [];
   for (const [before, after] of pairs) {
+    if (before === inEffect.old && after === inEffect.new) continue;
     const detail = [
       ...fieldChange('effective period', before.effectivePeriod, after.effectivePeriod, (value) => period(value as ValueDef['effectivePeriod'])),
       ...(before.source === after.source ? [] : [`source: ${oldSource(before.source)} → ${newSource(after.source)}`]),
@@ -58,11 +96,11 @@ function valuesChange(old: readonly ValueDef[], now: readonly ValueDef[], oldSou
       ...rowsChange(before.rows ?? [], after.rows ?? []),
     ];
     if (detail.length === 0) continue;
-    // The source is named once: in the heading when it stayed, on its own line when it changed.
     lines.push(`value ${period(after.effectivePeriod)}${before.source === after.source ? `, source ${newSource(after.source)}` : ''}:`, ...detail.map((line) => `  ${line}`));
   }
-  for (const value of left) lines.push(`- value ${valueText(value)}; source ${oldSource(value.source)}`);
-  for (const value of right) lines.push(`+ value ${valueText(value)}; source ${newSource(value.source)}`);
+  const compared = (value: ValueDef, side: string) => `${period(value.effectivePeriod)} (the value in effect for the ${side} year, compared above)`;
+  for (const value of left) lines.push(value === inEffect.old ? `- value ${compared(value, 'old')}` : `- value ${valueText(value)}; source ${oldSource(value.source)}`);
+  for (const value of right) lines.push(value === inEffect.new ? `+ value ${compared(value, 'new')}` : `+ value ${valueText(value)}; source ${newSource(value.source)}`);
   return lines;
 }
 
