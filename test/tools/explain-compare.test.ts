@@ -6,7 +6,7 @@ import { createCatalog, loadPacks, readServingDefaults, type PackDef } from '../
 import { dollars } from '../../tools/lib/money.ts';
 import { compareRuns } from '../../tools/explain/comparison.ts';
 import { selectPlan } from '../../tools/explain/select.ts';
-import { OTHER_YEAR_PACKS, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { nextYearFixture, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { cli, suiteRuns } from './cli.ts';
 
 // explain --against: one set of facts in two contexts. Here the shipped packs against the made-up
@@ -16,15 +16,16 @@ import { cli, suiteRuns } from './cli.ts';
 const JOURNEYS = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/conformance/journeys.json', import.meta.url)), 'utf8')) as {
   pay: { name: string; grossCents: number; period: string; taxFreeThresholdClaimed: boolean; withheldCents: number; netCents: number }[];
 };
-const loaded = loadPacks([SHIPPED_PACKS, OTHER_YEAR_PACKS], { displayRoot: PROJECT_ROOT });
+const nextYear = nextYearFixture();
+const loaded = loadPacks([SHIPPED_PACKS, nextYear.root], { displayRoot: PROJECT_ROOT });
 const catalog = createCatalog(loaded.packs.flatMap((report) => report.plans));
 const defaultYear = readServingDefaults([SHIPPED_PACKS]).defaults!.defaultTaxYear;
-const otherPack = loaded.packs.find((report) => report.pack.dir.startsWith(OTHER_YEAR_PACKS))!.pack;
+const otherPack = loaded.packs.find((report) => report.pack.dir === nextYear.dir)!.pack;
 const otherYear = otherPack.taxYear.id;
 const otherExample = (name: string, calculator: string): PackDef['examples'][number] | undefined => otherPack.examples.find((example) => example.name === name && example.calculator === calculator);
 const teacher = JOURNEYS.pay.find((journey) => journey.name === 'teacher')!;
 const teacherFacts = JSON.stringify(payFacts(teacher.grossCents, teacher.period, teacher.taxFreeThresholdClaimed));
-const bothFolders = ['--packs', 'rulepacks', '--packs', OTHER_YEAR_PACKS];
+const bothFolders = ['--packs', 'rulepacks', '--packs', nextYear.root];
 
 const runs = suiteRuns({
   text: () => cli('explain', ['au.pay.take-home', '--facts', teacherFacts, ...bothFolders, '--context', `AU/${otherYear}`, '--against', `AU/${defaultYear}`]),
