@@ -74,7 +74,8 @@ test('annual tax (in-process): ledger components, each parameter value with its 
     '                      $28,011.00',
     '                      in effect from 2025-07-01; source ato-medicare-levy-reduction (Medicare levy reduction for low-income earners)',
     '                      0.02 (ratio)',
-    '  intermediate    taper = 12503',
+    // 0.05 × ($40,000.50 − $37,500) = 12502.5 cents, rounded to the cent once.
+    '  intermediate    taper = 12503 (before rounding 12502.5)',
     '    ● Annual tax ledger  [rule annual-tax-ledger] (shown above)',
     'Steps the report does not trace',
     '● Tax payable  [rule liability]',
