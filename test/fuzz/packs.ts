@@ -537,7 +537,11 @@ export function checkMutant(mutant: Mutant, workDir: string): Verdict {
   // CPU time, not wall time: the budget catches runaway work, and must not trip when the machine is busy.
   const cpu = process.cpuUsage(cpuAtStart);
   const ms = (cpu.user + cpu.system) / 1000;
-  if (ms > PACK_BUDGET_MS) problems.push(`took ${Math.round(ms)} ms of CPU, over the ${PACK_BUDGET_MS} ms budget`);
+  // Loading may grow linearly with a pack's size: a mutant that repeats a line thousands of times
+  // gets the budget times its growth, so only a hang or a worse-than-linear blow-up trips it.
+  const size = (files: ReadonlyMap<string, Content>) => [...files.values()].reduce((total, content) => total + content.length, 0);
+  const budget = PACK_BUDGET_MS * Math.max(1, size(mutant.files) / size(mutant.source.files));
+  if (ms > budget) problems.push(`took ${Math.round(ms)} ms of CPU, over the ${Math.round(budget)} ms budget`);
   if (prototypeKeys() !== before) problems.push('a built-in prototype gained or lost properties');
   rmSync(root, { recursive: true, force: true });
   return { seed: mutant.seed, source: mutant.source.dir, edits: mutant.edits, ms, outcome, diagnostics: loaded?.diagnostics.length ?? 0, sameMeaning, problems, notes };
