@@ -4,6 +4,7 @@ import Koa from 'koa';
 import { DOCS_HTML_BASE } from '../docs-site/snapshot.ts';
 import { createSchemaCompiler } from './openapi/validation.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
+import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
 import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
@@ -86,7 +87,9 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   });
   if (deps.config.corsOrigins.length > 0) app.use(corsMiddleware(deps.config.corsOrigins));
 
-  const router = new Router<RequestState>();
+  // Paths match exactly: no trailing slash, same case, so every path the service answers is one the
+  // API description names (a near miss gets a 404 that says what was near).
+  const router = new Router<RequestState>({ strict: true, sensitive: true });
   registerCatalogRoutes(router, services);
   registerCalculatorRoutes(router, services);
   registerCalculateRoute(router, services);
@@ -99,7 +102,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.use(async (ctx: AppContext) => {
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const allowed = allowedMethods(ctx.path, deps.docs !== undefined);
-    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound' });
+    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(ctx.path, deps.docs !== undefined) });
   });
   return app;
 }
@@ -120,7 +123,11 @@ function createServices(deps: AppDeps): Services {
   const checkers = new Map(
     OPERATIONS.map((operation) => [operation.operationId, createQueryChecker(operation.query.map((parameter) => servedParameter(parameter, values)), compile)]),
   );
-  const document = buildOpenApiDocument(components, values);
+  const examples = calculatorsById(deps.catalog).flatMap((plan) => {
+    const example = exampleRequest(plan);
+    return example ? [[plan.def.id, example] as const] : [];
+  });
+  const document = buildOpenApiDocument(components, values, Object.fromEntries(examples));
   return {
     catalog: deps.catalog,
     defaultTaxYear: values.defaultTaxYear,
@@ -154,6 +161,13 @@ function allowedMethods(path: string, docsServed: boolean): string[] {
   if (docsServed && (path === '/' || path === DOCS_HTML_BASE || path.startsWith(`${DOCS_HTML_BASE}/`))) methods.add('GET');
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods];
+}
+
+/** Why a path that names no route looks like one: a trailing slash or an empty segment. */
+function nearMiss(path: string, docsServed: boolean): 'trailing-slash' | 'empty-segment' | undefined {
+  if (path.length > 1 && path.endsWith('/') && allowedMethods(path.replace(/\/+$/, ''), docsServed).length > 0) return 'trailing-slash';
+  if (path.includes('//')) return 'empty-segment';
+  return undefined;
 }
 
 function defaultFailureReport(error: unknown): void {

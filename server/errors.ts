@@ -1,4 +1,5 @@
 import type { FactHelp, InputIssue } from '../engine/index.ts';
+import { CALCULATOR_ID_PATTERN_SOURCE } from './calculator-id.ts';
 
 /** The fixed-text errors of the contract: tag, status, code, retry advice and message. */
 const FIXED = {
@@ -52,7 +53,7 @@ export type ApiError =
   | { _tag: 'DocsPageUnavailable' }
   | { _tag: 'DocsSearchUnavailable' }
   | { _tag: 'DocsQueryInvalid'; message: string }
-  | { _tag: 'RouteNotFound' }
+  | { _tag: 'RouteNotFound'; near?: 'trailing-slash' | 'empty-segment' | undefined }
   | { _tag: 'MethodNotAllowed'; allow: string[] };
 
 /**
@@ -69,6 +70,13 @@ export interface ErrorResponse {
   body: unknown;
   headers: Record<string, string>;
 }
+
+/** What a 404 adds when the path is a near miss of a route. */
+const NEAR_MISS = {
+  none: '',
+  'trailing-slash': ': paths take no trailing slash',
+  'empty-segment': ': a path segment is empty (is an id missing?)',
+} as const;
 
 /** Calculator errors travel wrapped as `{error}`; documentation and routing errors travel bare. */
 const UNWRAPPED = new Set(['DocsPageUnavailable', 'DocsSearchUnavailable', 'DocsQueryInvalid', 'RouteNotFound', 'MethodNotAllowed']);
@@ -122,7 +130,7 @@ export function errorResponse(error: ApiError): ErrorResponse {
       break;
     case 'RouteNotFound':
       status = 404;
-      body = { _tag: error._tag, message: 'No route matches this path. The API description is at /api/docs/openapi.json.' };
+      body = { _tag: error._tag, message: `No route matches this path${NEAR_MISS[error.near ?? 'none']}. The API description is at /api/docs/openapi.json.` };
       break;
     case 'MethodNotAllowed':
       status = 405;
@@ -139,7 +147,9 @@ export function errorResponse(error: ApiError): ErrorResponse {
   return { status, body: UNWRAPPED.has(error._tag) ? body : { error: body }, headers };
 }
 
+const CALCULATOR_ID = new RegExp(CALCULATOR_ID_PATTERN_SOURCE);
+
 /** The `requestedCalculator` value: the id when it is a plausible identifier, never arbitrary input. */
 export function requestedCalculatorLabel(id: string): string {
-  return /^[a-z0-9.-]{1,64}$/.test(id) ? id : '(unrecognised identifier)';
+  return CALCULATOR_ID.test(id) ? id : '(unrecognised identifier)';
 }

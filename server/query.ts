@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { JsonSchema } from '../engine/index.ts';
+import type { InputIssue, JsonSchema } from '../engine/index.ts';
+import { ApiProblem } from './errors.ts';
 import type { QueryParameter } from './openapi/parameters.ts';
 
 /** A query string problem: which parameter, and which rule it broke (never the value). */
@@ -43,4 +44,18 @@ export function createQueryChecker(parameters: readonly QueryParameter[], compil
 function dedupe(problems: QueryProblem[]): QueryProblem[] {
   const seen = new Set<string>();
   return problems.filter((problem) => !seen.has(problem.message) && seen.add(problem.message));
+}
+
+/** Query problems as decode issues, located under `query`. */
+export function queryIssues(problems: QueryProblem[]): InputIssue[] {
+  return problems.map((problem) => ({ path: problem.name ? ['query', problem.name] : ['query'], message: problem.message }));
+}
+
+/**
+ * The one rule for query strings on routes outside the documentation family: a parameter the route
+ * does not take, or a malformed value, is a 400 CalculatorInputDecodeError with every issue under `query`.
+ */
+export function checkedQuery(query: { values: Record<string, string | undefined>; problems: QueryProblem[] }): Record<string, string | undefined> {
+  if (query.problems.length > 0) throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: queryIssues(query.problems), calculatorId: null });
+  return query.values;
 }

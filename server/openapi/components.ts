@@ -1,6 +1,7 @@
 import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
+import { calculatorPairSchemas, calculatorsById, requestSchemaName, responseSchemaName } from './calculator-pairs.ts';
 
 const text = { type: 'string', minLength: 1 } as const;
 const nonBlank = { type: 'string', minLength: 1, pattern: '^\\S(.*\\S)?$' } as const;
@@ -73,14 +74,10 @@ export function componentSchemas(catalog: Catalog, values: CatalogValues): Recor
   };
 
   // Facts and reports come from the packs: each calculator's facts schema and report objects, by name.
-  const factsNames: string[] = [];
   const reportNames: string[] = [];
   for (const plan of catalog.plans) {
     const factsName = plan.def.factsSchemaName;
-    if (!schemas[factsName]) {
-      schemas[factsName] = plan.factsSchema;
-      factsNames.push(factsName);
-    }
+    if (!schemas[factsName]) schemas[factsName] = plan.factsSchema;
     for (const [name, schema] of reportSchemas(plan)) {
       if (schemas[name]) {
         schemas[name] = mergeConsts(schemas[name]!, schema);
@@ -88,16 +85,32 @@ export function componentSchemas(catalog: Catalog, values: CatalogValues): Recor
     }
     if (!reportNames.includes(plan.def.reportSchemaName)) reportNames.push(plan.def.reportSchemaName);
   }
-  const factsUnion = factsNames.length === 1 ? ref(factsNames[0]!) : { oneOf: factsNames.map(ref) };
-  schemas.CalculatorRunRequest = calculatorRunRequestSchema(factsUnion, values);
-  schemas.CalculatorRunResponse = object({
-    calculator: ref('CalculatorEntry'),
-    diagnostics: ref('CalculationDiagnostics'),
-    report: { oneOf: reportNames.map(ref) },
-  });
+  // Which calculator takes which facts and gives which report: one request and one response schema
+  // per calculator; the operation's body is any of the requests, its answer one of the responses.
+  const pairs = calculatorPairSchemas(catalog, ref, (facts) => calculatorRunRequestSchema(facts, values));
+  const ids = calculatorsById(catalog).map((plan) => plan.def.id);
+  schemas.CalculatorRunRequest = {
+    description: 'The body of calculate: the request of the calculator named in the path.',
+    anyOf: ids.map((id) => ref(requestSchemaName(id))),
+  };
+  schemas.CalculatorReport = { description: 'The report of a calculation; its `_tag` says which.', ...tagUnion(reportNames) };
+  schemas.AnyCalculatorRunResponse = {
+    ...object({ calculator: ref('CalculatorEntry'), diagnostics: ref('CalculationDiagnostics'), report: ref('CalculatorReport') }),
+    description: 'The answer of calculate, whichever the calculator.',
+  };
+  schemas.CalculatorRunResponse = {
+    description: 'The answer of calculate: the response of the calculator named in the path.',
+    oneOf: ids.map((id) => ref(responseSchemaName(id))),
+  };
+  Object.assign(schemas, pairs);
 
   Object.assign(schemas, errorSchemas(values), docsSchemas(), metadataResponses());
   return schemas;
+}
+
+/** One of several tagged objects, told apart by `_tag` (each schema is named as its tag). */
+function tagUnion(names: string[]): JsonSchema {
+  return { oneOf: names.map(ref), discriminator: { propertyName: '_tag', mapping: Object.fromEntries(names.map((name) => [name, `#/components/schemas/${name}`])) } };
 }
 
 /** The same report object served by packs of different versions: allow each version's constant. */
@@ -150,7 +163,7 @@ function errorSchemas(values: CatalogValues): Record<string, JsonSchema> {
     RouteNotFound: tagged('RouteNotFound', { message: { type: 'string' } }),
     MethodNotAllowed: tagged('MethodNotAllowed', { message: { type: 'string' } }),
   };
-  const wrap = (names: string[]): JsonSchema => object({ error: names.length === 1 ? ref(names[0]!) : { oneOf: names.map(ref) } });
+  const wrap = (names: string[]): JsonSchema => object({ error: names.length === 1 ? ref(names[0]!) : tagUnion(names) });
   schemas.BadRequestError = wrap(['CalculationError', 'CalculatorInputDecodeError', 'UnsupportedCalculatorError', 'UnsupportedCalculatorContextError']);
   schemas.MetadataBadRequestError = wrap(['CalculatorInputDecodeError']);
   schemas.RequestTimeoutError = wrap(['CalculatorRequestBodyTimedOut']);

@@ -1,11 +1,14 @@
-import { OpenApiBuilder, type HeadersObject, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { OpenApiBuilder, type HeadersObject, type OpenAPIObject, type OperationObject, type ParameterObject, type RequestBodyObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { JsonSchema } from '../../engine/index.ts';
-import { OPERATIONS } from './operations.ts';
+import { documentedResponses, OPERATIONS } from './operations.ts';
 import type { CatalogValues } from './components.ts';
 import { CALCULATOR_ID_PATH, servedParameter } from './parameters.ts';
 
-/** The OpenAPI 3.1 document of the API, built from the operations table and the component schemas. */
-export function buildOpenApiDocument(components: Record<string, JsonSchema>, values: CatalogValues): OpenAPIObject {
+/**
+ * The OpenAPI 3.1 document of the API, built from the operations table and the component schemas.
+ * `requestExamples`: an example body of calculate per calculator id.
+ */
+export function buildOpenApiDocument(components: Record<string, JsonSchema>, values: CatalogValues, requestExamples: Record<string, unknown> = {}): OpenAPIObject {
   const { calculatorIds, taxYears, defaultTaxYear } = values;
   const years = taxYears.length === 1 ? `the ${taxYears[0]} income year` : `the ${taxYears.slice(0, -1).join(', ')} and ${taxYears.at(-1)} income years (${defaultTaxYear} unless a request names another)`;
   const builder = OpenApiBuilder.create()
@@ -16,8 +19,13 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, val
       description:
         `Australian tax calculators for ${years} — take-home pay, PAYG withholding and annual income tax — ` +
         'each result with its full calculation trace, legal sources and rule-pack version. All money is an integer count of cents. ' +
-        'No endpoint takes credentials: authentication, tenant routing and public hosting belong to the application that deploys the service.',
+        'No endpoint takes credentials: authentication, tenant routing and public hosting belong to the application that deploys the service. ' +
+        'Every answer a route gives is listed on its operation; the HTTP server itself may also refuse a request before any route sees it ' +
+        '(408 when headers arrive too slowly, 431 when they are too large), with no body.',
     })
+    .addContact({ name: 'The maintainers of tax-rules-api' })
+    // The repository grants no licence; `LicenseRef-` is SPDX's form for a licence it does not list.
+    .addLicense({ name: 'Proprietary: no licence is granted', identifier: 'LicenseRef-Proprietary' })
     // Relative: requests from the reference viewer (and any client reading the document) go to
     // whichever host and port served it.
     .addServer({ url: '/', description: 'The service that serves this document' })
@@ -44,7 +52,7 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, val
       parameters.push({ name: query.name, in: 'query', required: query.required, description: query.description, schema: query.schema as SchemaObject });
     }
     const responses: Record<string, ResponseObject> = {};
-    for (const [status, response] of Object.entries(operation.responses)) {
+    for (const [status, response] of Object.entries(documentedResponses(operation))) {
       const mediaType = response.mediaType ?? 'application/json';
       responses[status] = {
         description: response.description,
@@ -59,14 +67,14 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, val
       summary: operation.summary,
       description: operation.description,
       parameters,
-      ...(operation.requestBody
-        ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${operation.requestBody}` } } } } }
-        : {}),
+      ...(operation.requestBody ? { requestBody: requestBodyOf(operation.requestBody, operation.calculatorIdInPath ? requestExamples : {}) } : {}),
       responses,
     };
     paths.set(operation.path, item);
   }
   for (const [path, item] of paths) builder.addPath(path, item);
+  // Said outright, not left out: no operation needs credentials.
+  builder.rootDoc.security = [];
   return withoutEmptyComponents(builder.getSpec());
 }
 
@@ -75,4 +83,13 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, val
 function withoutEmptyComponents(document: OpenAPIObject): OpenAPIObject {
   const components = Object.fromEntries(Object.entries(document.components ?? {}).filter(([, entries]) => Object.keys(entries as object).length > 0));
   return { ...document, components };
+}
+
+/** A JSON request body, with an example per calculator where the body depends on the calculator in the path. */
+function requestBodyOf(schemaName: string, examples: Record<string, unknown>): RequestBodyObject {
+  const named = Object.entries(examples).map(([calculatorId, value]) => [calculatorId, { summary: `A request to ${calculatorId}`, value }]);
+  return {
+    required: true,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` }, ...(named.length > 0 ? { examples: Object.fromEntries(named) } : {}) } },
+  };
 }

@@ -34,11 +34,42 @@ export interface OperationSpec {
   responses: Record<string, ResponseSpec>;
 }
 
+/** Every path answers a method it does not take with 405; the operation is where a reader looks for it. */
+const METHOD_NOT_ALLOWED: ResponseSpec = {
+  description: 'This path does not take the method used (HEAD works wherever GET does). The allow header lists the methods it takes.',
+  schema: 'MethodNotAllowed',
+  headers: { allow: { description: 'The methods this path takes, e.g. GET, HEAD.', schema: { type: 'string' } } },
+};
+/** An empty calculator id leaves a path that names no route. */
+const EMPTY_CALCULATOR_ID: ResponseSpec = {
+  description: 'The calculatorId segment is empty, so the path names no route.',
+  schema: 'RouteNotFound',
+};
+
+/** The responses of an operation as described: its own, and the answers every path of its kind can give. */
+export function documentedResponses(operation: OperationSpec): Record<string, ResponseSpec> {
+  return {
+    ...operation.responses,
+    ...(operation.calculatorIdInPath ? { '404': EMPTY_CALCULATOR_ID } : {}),
+    '405': METHOD_NOT_ALLOWED,
+  };
+}
+
+const NO_QUERY: Record<string, ResponseSpec> = {
+  '400': { description: 'The query names a parameter this route does not take (it takes none).', schema: 'MetadataBadRequestError' },
+};
+
 const RETRY_AFTER = { 'retry-after': { description: 'Seconds to wait before trying again: always 60.', schema: { type: 'string', const: '60' } } };
 const TIMED_OUT: Record<string, ResponseSpec> = { '504': { description: 'The operation could not finish within its five-second budget.', schema: 'TimedOutError' } };
-const METADATA_BAD_REQUEST: Record<string, ResponseSpec> = { '400': { description: 'A query value is malformed.', schema: 'MetadataBadRequestError' } };
+const METADATA_BAD_REQUEST: Record<string, ResponseSpec> = {
+  '400': { description: 'A query value is malformed, or the query names a parameter this route does not take.', schema: 'MetadataBadRequestError' },
+};
 const CALCULATOR_BAD_REQUEST: Record<string, ResponseSpec> = {
-  '400': { description: 'Unknown calculator, unsupported context, undecodable input or a calculation that cannot complete.', schema: 'BadRequestError' },
+  '400': {
+    description:
+      'Unknown calculator (also an id outside the pattern), unsupported context, an undecodable query or body, or a calculation that cannot complete.',
+    schema: 'BadRequestError',
+  },
 };
 
 /** Every operation of the API, in the contract's order. */
@@ -51,7 +82,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Service health',
     description: 'Reports that the service is up. Needs no credentials and touches no calculation.',
     query: [],
-    responses: { '200': { description: 'The service is up.', schema: 'Health' } },
+    responses: { '200': { description: 'The service is up.', schema: 'Health' }, ...NO_QUERY },
   },
   {
     operationId: 'getApiReference',
@@ -61,7 +92,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Interactive API reference',
     description: 'An HTML page that renders this API description; its assets are served by the service itself.',
     query: [],
-    responses: { '200': { description: 'The reference viewer page.', mediaType: 'text/html' } },
+    responses: { '200': { description: 'The reference viewer page.', mediaType: 'text/html' }, ...NO_QUERY },
   },
   {
     operationId: 'getOpenApiDocument',
@@ -71,7 +102,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'OpenAPI 3.1 description of this API',
     description: 'The machine-readable description of every route, parameter, body, response and error, generated from the same schemas that validate requests.',
     query: [],
-    responses: { '200': { description: 'The OpenAPI document.', mediaType: 'application/json' } },
+    responses: { '200': { description: 'The OpenAPI document.', mediaType: 'application/json' }, ...NO_QUERY },
   },
   {
     operationId: 'listJurisdictions',
@@ -81,7 +112,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'List jurisdictions',
     description: 'The jurisdictions that have at least one calculator.',
     query: [],
-    responses: { '200': { description: 'The jurisdictions.', schema: 'JurisdictionList' }, ...TIMED_OUT },
+    responses: { '200': { description: 'The jurisdictions.', schema: 'JurisdictionList' }, ...NO_QUERY, ...TIMED_OUT },
   },
   {
     operationId: 'listTaxYears',
@@ -187,7 +218,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'Documentation navigation',
     description: 'The sections of the public documentation and their pages.',
     query: [],
-    responses: { '200': { description: 'The navigation.', schema: 'DocsNavigation' } },
+    responses: {
+      '200': { description: 'The navigation.', schema: 'DocsNavigation' },
+      '400': { description: 'The query names a parameter this route does not take (it takes none).', schema: 'DocsQueryInvalid' },
+    },
   },
   {
     operationId: 'getDocsPage',
@@ -199,7 +233,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     query: [DOCS_PATH_QUERY],
     responses: {
       '200': { description: 'The page.', schema: 'DocsPage' },
-      '400': { description: 'The path is missing or malformed.', schema: 'DocsQueryInvalid' },
+      '400': { description: 'The path is missing or malformed, or the query names another parameter.', schema: 'DocsQueryInvalid' },
       '404': { description: 'No published page has this path.', schema: 'DocsPageUnavailable' },
     },
   },
@@ -213,7 +247,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     query: [DOCS_TERM_QUERY],
     responses: {
       '200': { description: 'The results, best first.', schema: 'SearchResults' },
-      '400': { description: 'The term is missing or malformed.', schema: 'DocsQueryInvalid' },
+      '400': { description: 'The term is missing or malformed, or the query names another parameter.', schema: 'DocsQueryInvalid' },
       '503': { description: 'Search is not available.', schema: 'DocsSearchUnavailable' },
     },
   },
@@ -227,7 +261,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     query: [DOCS_PATH_QUERY],
     responses: {
       '200': { description: 'The page text.', mediaType: 'text/markdown' },
-      '400': { description: 'The path is missing or malformed.', schema: 'DocsQueryInvalid' },
+      '400': { description: 'The path is missing or malformed, or the query names another parameter.', schema: 'DocsQueryInvalid' },
       '404': { description: 'No published page has this path.', schema: 'DocsPageUnavailable' },
     },
   },

@@ -1,5 +1,6 @@
 import { DOCS_PATH_PATTERN_SOURCE } from '../../docs-site/index.ts';
 import { HELP_MODES, type JsonSchema } from '../../engine/index.ts';
+import { CALCULATOR_ID_PATTERN_SOURCE } from '../calculator-id.ts';
 import type { CatalogValues } from './components.ts';
 
 /** A query parameter: its schema (shared by validation and the API description) and its wording. */
@@ -68,7 +69,7 @@ export const HELP_QUERY: QueryParameter = {
 export const CALCULATOR_QUERY: QueryParameter = {
   name: 'calculator',
   required: false,
-  schema: { type: 'string', pattern: '^[a-z0-9.-]{1,64}$', examples: ['au.pay.take-home'] },
+  schema: { type: 'string', pattern: CALCULATOR_ID_PATTERN_SOURCE, examples: ['au.pay.take-home'] },
   description: 'Only the facts or rules of this calculator.',
   rule: 'be a calculator id such as au.pay.take-home',
 };
@@ -89,5 +90,8 @@ export const DOCS_TERM_QUERY: QueryParameter = {
   rule: 'be 1 to 100 characters without leading or trailing whitespace',
 };
 
-/** The path parameter of calculator routes. */
-export const CALCULATOR_ID_PATH: JsonSchema = { type: 'string', examples: ['au.pay.take-home'] };
+/**
+ * The path parameter of calculator routes. An id outside the pattern still gets the documented 400
+ * UnsupportedCalculatorError; an empty one leaves a path that names no route (404).
+ */
+export const CALCULATOR_ID_PATH: JsonSchema = { type: 'string', pattern: CALCULATOR_ID_PATTERN_SOURCE, examples: ['au.pay.take-home'] };

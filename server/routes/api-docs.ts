@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import type { AppContext, RequestState } from '../context.ts';
+import { checkedQuery } from '../query.ts';
 import { sendJson } from './respond.ts';
 import type { Services } from '../services.ts';
 import { createHashedAsset, sendStaticAsset, type StaticAsset } from '../static-asset.ts';
@@ -58,9 +59,15 @@ function loadViewer(): Viewer {
 
 /** GET /api/docs/openapi.json, the reference viewer at GET /api/docs, and the viewer's files. */
 export function registerApiDocsRoutes(router: Router<RequestState>, services: Services): void {
-  router.get('/api/docs/openapi.json', (ctx: AppContext) => sendJson(ctx, services.openApiJson));
+  const documentQuery = services.queryChecker('getOpenApiDocument');
+  const viewerQuery = services.queryChecker('getApiReference');
+  router.get('/api/docs/openapi.json', (ctx: AppContext) => {
+    checkedQuery(documentQuery(ctx.query));
+    sendJson(ctx, services.openApiJson);
+  });
   // The viewer is read (and its 1.7 MB bundle hashed) when first asked for, not at boot.
   router.get('/api/docs', (ctx: AppContext) => {
+    checkedQuery(viewerQuery(ctx.query));
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('content-security-policy', VIEWER_CSP);
     ctx.set('cache-control', 'no-cache');

@@ -2,14 +2,11 @@ import type Router from '@koa/router';
 import { factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
 import { ApiProblem, requestedCalculatorLabel } from '../errors.ts';
 import type { AppContext, RequestState } from '../context.ts';
-import type { QueryProblem } from '../query.ts';
+import { queryIssues, type QueryProblem } from '../query.ts';
 import { sendJson, withinBudget } from './respond.ts';
 import type { Services } from '../services.ts';
 
-/** Query problems as decode issues, located under `query`. */
-export function queryIssues(problems: QueryProblem[]): InputIssue[] {
-  return problems.map((problem) => ({ path: problem.name ? ['query', problem.name] : ['query'], message: problem.message }));
-}
+export { queryIssues } from '../query.ts';
 
 /**
  * Finds the calculator a request names, in the order of checks the contract sets: the calculator

@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
-import { ApiProblem } from '../errors.ts';
 import type { AppContext, RequestState } from '../context.ts';
 import type { ListFilter } from '../metadata.ts';
-import { queryIssues } from './calculators.ts';
+import { checkedQuery } from '../query.ts';
 import { sendJson, withinBudget } from './respond.ts';
 import type { Services } from '../services.ts';
 
@@ -12,8 +11,7 @@ export function registerCatalogRoutes(router: Router<RequestState>, services: Se
   const filterOf = (operationId: string) => {
     const check = services.queryChecker(operationId);
     return (ctx: AppContext): ListFilter => {
-      const { values, problems } = check(ctx.query);
-      if (problems.length > 0) throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: queryIssues(problems), calculatorId: null });
+      const values = checkedQuery(check(ctx.query));
       return {
         ...(values.jurisdiction !== undefined ? { jurisdiction: values.jurisdiction } : {}),
         ...(values.taxYear !== undefined ? { taxYear: values.taxYear } : {}),
@@ -21,6 +19,7 @@ export function registerCatalogRoutes(router: Router<RequestState>, services: Se
       };
     };
   };
+  const healthQuery = services.queryChecker('getHealth');
   const noQuery = services.queryChecker('listJurisdictions');
   const taxYears = filterOf('listTaxYears');
   const calculators = filterOf('listCalculators');
@@ -28,10 +27,12 @@ export function registerCatalogRoutes(router: Router<RequestState>, services: Se
   const rules = filterOf('listRules');
   const health = JSON.stringify({ service: 'tax-rules-api', status: 'ok' });
 
-  router.get('/api/health', (ctx: AppContext) => sendJson(ctx, health));
+  router.get('/api/health', (ctx: AppContext) => {
+    checkedQuery(healthQuery(ctx.query));
+    sendJson(ctx, health);
+  });
   router.get('/api/v1/jurisdictions', async (ctx: AppContext) => {
-    const { problems } = noQuery(ctx.query);
-    if (problems.length > 0) throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: queryIssues(problems), calculatorId: null });
+    checkedQuery(noQuery(ctx.query));
     sendJson(ctx, await withinBudget(budget, () => services.metadata.jurisdictions()));
   });
   router.get('/api/v1/tax-years', async (ctx: AppContext) => {

@@ -9,21 +9,26 @@ export function registerDocsRoutes(router: Router<RequestState>, services: Servi
   const { docs } = services;
   const pathQuery = services.queryChecker('getDocsPage');
   const termQuery = services.queryChecker('searchDocs');
-  const checked = (check: typeof pathQuery, ctx: AppContext, name: string): string => {
+  const navigationQuery = services.queryChecker('getDocsNavigation');
+  // Documentation routes answer query problems in their own, unwrapped, error shape.
+  const checked = (check: typeof pathQuery, ctx: AppContext): Record<string, string | undefined> => {
     const { values, problems } = check(ctx.query);
     if (problems.length > 0) throw new ApiProblem({ _tag: 'DocsQueryInvalid', message: problems[0]!.message });
-    return values[name]!;
+    return values;
   };
 
-  router.get('/api/v1/docs/navigation', (ctx: AppContext) => sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] }));
+  router.get('/api/v1/docs/navigation', (ctx: AppContext) => {
+    checked(navigationQuery, ctx);
+    sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] });
+  });
   router.get('/api/v1/docs/page', (ctx: AppContext) => {
-    const path = checked(pathQuery, ctx, 'path');
+    const path = checked(pathQuery, ctx).path!;
     const page = docs?.page(path);
     if (!page) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
     sendJson(ctx, page);
   });
   router.get('/api/v1/docs/markdown', (ctx: AppContext) => {
-    const path = checked(pathQuery, ctx, 'path');
+    const path = checked(pathQuery, ctx).path!;
     const markdown = docs?.markdown(path);
     if (markdown === undefined) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
     ctx.status = 200;
@@ -31,7 +36,7 @@ export function registerDocsRoutes(router: Router<RequestState>, services: Servi
     ctx.body = markdown;
   });
   router.get('/api/v1/docs/search', (ctx: AppContext) => {
-    const term = checked(termQuery, ctx, 'term');
+    const term = checked(termQuery, ctx).term!;
     if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
     let results;
     try {

@@ -1,0 +1,96 @@
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildDocsSite } from '../../docs-site/index.ts';
+import { payFacts } from '../helpers/packs.ts';
+import { responseValidators } from './openapi-check.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+// Paths are matched exactly, and one rule holds for query strings on every operation of the description.
+const FIXTURE_DOCS = fileURLToPath(new URL('../fixtures/docs/site/', import.meta.url));
+let server: TestServer;
+let document: any;
+let check: ReturnType<typeof responseValidators>;
+
+test.before(async () => {
+  const docs = buildDocsSite({ contentDir: `${FIXTURE_DOCS}content`, navigationFile: `${FIXTURE_DOCS}navigation.yaml` });
+  server = await startTestServer({ deps: { docs } });
+  document = await (await fetch(`${server.url}/api/docs/openapi.json`)).json();
+  check = responseValidators(document);
+});
+test.after(() => server.close());
+
+const CALCULATE_BODY = JSON.stringify({ facts: payFacts(165400, 'weekly', true) });
+
+async function notFound(path: string, method = 'GET'): Promise<string> {
+  const response = await fetch(`${server.url}${path}`, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: CALCULATE_BODY } : { method });
+  assert.is(response.status, 404, path);
+  const body: any = await response.json();
+  assert.is(body._tag, 'RouteNotFound', path);
+  return body.message;
+}
+
+test('a trailing slash names no route, and the 404 says so', async () => {
+  for (const path of ['/api/v1/calculators/', '/api/health/', '/api/v1/calculators/au.pay.take-home/', '/api/v1/calculators/au.pay.take-home/schema/']) {
+    assert.match(await notFound(path), 'no trailing slash', path);
+  }
+  assert.match(await notFound('/api/v1/calculators/au.pay.take-home/calculate/', 'POST'), 'no trailing slash');
+});
+
+test('an empty calculator id names no route: the 404 documented on those operations', async () => {
+  assert.match(await notFound('/api/v1/calculators//calculate', 'POST'), 'segment is empty');
+  assert.match(await notFound('/api/v1/calculators//schema'), 'segment is empty');
+  assert.match(await notFound('/api/v1/calculators//graph'), 'segment is empty');
+  const validate = check('/api/v1/calculators/{calculatorId}/calculate', 'post', 404);
+  const response = await fetch(`${server.url}/api/v1/calculators//calculate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: CALCULATE_BODY });
+  assert.ok(validate(await response.json()), JSON.stringify(validate.errors));
+});
+
+test('paths are case-sensitive, as the description writes them', async () => {
+  await notFound('/API/health');
+  await notFound('/api/v1/Calculators');
+});
+
+test('an id outside the pattern is still the documented 400 UnsupportedCalculatorError', async () => {
+  const response = await fetch(`${server.url}/api/v1/calculators/AU.PAY`);
+  assert.is(response.status, 400);
+  const body: any = await response.json();
+  assert.ok(check('/api/v1/calculators/{calculatorId}', 'get', 400)(body));
+  assert.equal(body.error, { _tag: 'UnsupportedCalculatorError', message: body.error.message, requestedCalculator: '(unrecognised identifier)' });
+});
+
+/** A request that the operation answers with 200, for every operation of the description. */
+function validRequest(path: string, method: string, operation: any): { url: string; init: RequestInit } {
+  const query = new URLSearchParams();
+  for (const parameter of operation.parameters ?? []) {
+    // The fixture site has no /overview, the description's example page.
+    if (parameter.in === 'query' && parameter.required) query.set(parameter.name, parameter.name === 'path' ? '/quickstart' : parameter.schema.examples[0]);
+  }
+  const url = `${path.replace('{calculatorId}', 'au.pay.take-home')}?${query}`;
+  const init: RequestInit = method === 'post' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: CALCULATE_BODY } : {};
+  return { url, init };
+}
+
+test('one rule for every operation: a query parameter the route does not take is a documented 400', async () => {
+  let operations = 0;
+  for (const [path, item] of Object.entries<any>(document.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      const { url, init } = validRequest(path, method, operation);
+      const ok = await fetch(`${server.url}${url}`, init);
+      assert.is(ok.status, 200, `${method} ${url}`);
+      await ok.arrayBuffer();
+      const refused = await fetch(`${server.url}${url}&unexpectedName=1`, init);
+      assert.is(refused.status, 400, `${method} ${path} with an unknown parameter`);
+      const body: any = await refused.json();
+      const validate = check(path, method, 400);
+      assert.ok(validate(body), `${method} ${path}: ${JSON.stringify(validate.errors)}`);
+      const error = body.error ?? body;
+      assert.ok(['CalculatorInputDecodeError', 'DocsQueryInvalid'].includes(error._tag), `${method} ${path}: ${error._tag}`);
+      assert.match(error.message ?? '', path.startsWith('/api/v1/docs/') ? 'Unknown query parameter' : 'could not be decoded');
+      operations += 1;
+    }
+  }
+  assert.is(operations, 16);
+});
+
+test.run();
