@@ -12,7 +12,8 @@ const ENGINE_INTERNALS = {
 
 export default tseslint.config(
   // test/fixtures/lint holds deliberately broken modules that test/lint lints on purpose.
-  { ignores: ['node_modules/**', 'dist/**', '**/*.d.ts', 'test/fixtures/lint/**'] },
+  // .tmp/ is scratch space, ignored by git: the docs' client examples are written there while they run.
+  { ignores: ['node_modules/**', 'dist/**', '**/*.d.ts', 'test/fixtures/lint/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.js'],
