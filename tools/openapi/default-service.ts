@@ -13,12 +13,12 @@ export interface DefaultService {
 }
 
 /**
- * Starts `server/main.ts` with no settings but a free port (nothing from the caller's environment
- * leaks in), so what it serves is exactly what plain `npm start` serves.
+ * Starts the service with the command `npm start` runs (scripts/start.sh, which builds the bundle if
+ * it is stale) and no settings but a free port: nothing from the caller's environment leaks in, so
+ * what it serves is exactly what plain `npm start` serves.
  */
 export function startDefaultService(env: Record<string, string> = {}): Promise<DefaultService> {
-  const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['server/main.ts'], {
+  const child = spawn(join(PROJECT_ROOT, 'scripts', 'start.sh'), [], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
