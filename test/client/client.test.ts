@@ -27,7 +27,8 @@ interface AnnualJourney {
 }
 // Expected figures: the shared conformance journeys (copied into the fixtures), never our own output.
 const JOURNEYS = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/conformance/journeys.json', import.meta.url)), 'utf8')) as { pay: PayJourney[]; annual: AnnualJourney[] };
-const GAP_PACK = fileURLToPath(new URL('../fixtures/server-packs/gap/', import.meta.url));
+// A pack that passes every check but divides by zero: a failure only a calculation can show.
+const ZERO_DIVISOR_PACK = fileURLToPath(new URL('../fixtures/server-packs/zero-divisor/', import.meta.url));
 
 const money = (cents: number) => ({ _tag: 'Money', cents, currency: 'AUD' }) as const;
 const payFacts = (journey: PayJourney): FactsOf<'au.pay.take-home'> => ({
@@ -91,7 +92,8 @@ test('every calculator: reports of their own type, with the conformance figures'
   }));
 
 test('400s: undecodable facts, unknown calculator, unserved context, a calculation that cannot complete', async () => {
-  const loaded = loadPacks([SHIPPED_PACKS, GAP_PACK]);
+  const loaded = loadPacks([SHIPPED_PACKS, ZERO_DIVISOR_PACK]);
+  assert.equal(loaded.diagnostics, []);
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   await withService({ deps: { catalog, runner: createInlineRunner(catalog, 2) } }, async (service) => {
     const client = createTaxRulesClient({ baseUrl: service.url });
@@ -105,9 +107,9 @@ test('400s: undecodable facts, unknown calculator, unserved context, a calculati
     assert.is(unknown.error._tag, 'UnsupportedCalculatorError');
     const context = failure(await client.calculate('au.pay.take-home', payFacts(nurse), { taxYear: '2019-20' as '2025-26' }));
     assert.is(context.error._tag, 'UnsupportedCalculatorContextError');
-    const gap = failure(await client.calculate('test.gap' as CalculatorId, { amount: money(100) } as unknown as FactsOf<'au.income-tax.annual'>));
-    assert.is(gap.error._tag, 'CalculationError');
-    assert.is(gap.status, 400);
+    const zero = failure(await client.calculate('test.zero-divisor' as CalculatorId, { amount: money(12345) } as unknown as FactsOf<'au.income-tax.annual'>));
+    assert.is(zero.error._tag, 'CalculationError');
+    assert.is(zero.status, 400);
   });
 });
 
