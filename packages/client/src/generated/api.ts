@@ -339,6 +339,20 @@ export interface components {
             /** @enum {unknown} */
             taxYear: "2025-26";
         };
+        SourceRef: {
+            /** @constant */
+            _tag: "SourceRef";
+            /** @enum {unknown} */
+            kind: "ato-publication" | "legislation" | "regulation" | "internal-validation";
+            reference: string;
+            title: string;
+        };
+        EffectivePeriod: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            toExclusive?: string | null;
+        };
         CalculatorEntry: {
             /** @enum {unknown} */
             calculatorId: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual";
@@ -368,19 +382,10 @@ export interface components {
             schemaTag: string;
             title: string;
         };
-        SourceRef: {
-            /** @constant */
-            _tag: "SourceRef";
-            /** @enum {unknown} */
-            kind: "ato-publication" | "legislation" | "regulation" | "internal-validation";
-            reference: string;
+        FactHelp: {
+            factId: string;
             title: string;
-        };
-        EffectivePeriod: {
-            /** Format: date */
-            from: string;
-            /** Format: date */
-            toExclusive?: string | null;
+            question?: components["schemas"]["FactQuestion"];
         };
         RuleParameter: {
             id: string;
@@ -411,10 +416,20 @@ export interface components {
             kind: "duplicate-provider" | "missing-provider" | "missing-source" | "parameter-overlap" | "parameter-source-mismatch" | "cycle";
             message: string;
         };
-        CalculationDiagnostics: {
-            /** @constant */
-            _tag: "CalculationDiagnostics";
-            graphIssues: components["schemas"]["GraphValidationIssue"][];
+        ParameterTrace: {
+            title: string;
+            unit: string;
+            effectivePeriod: components["schemas"]["EffectivePeriod"];
+            /** @description The id of the declared source of this value. */
+            source: string;
+            /** @description The value as written in the pack, for a value that is not a table. */
+            value?: unknown;
+            /** @description For a table: the number of the row that matched, from 1. */
+            matchedRow?: number;
+            /** @description For a table: the matched row as written in the pack. */
+            row?: Record<string, never>;
+            /** @description For a marginal-rate table: the amount due on everything below the matched row, in dollars. */
+            amountBelowRow?: string;
         };
         TraceNode: {
             /** @constant */
@@ -422,7 +437,17 @@ export interface components {
             children: components["schemas"]["TraceNode"][];
             /** @description The facts and parameter values (with their effective periods) the step read, and any named intermediate values. */
             inputs: {
-                [key: string]: unknown;
+                facts: {
+                    [key: string]: unknown;
+                };
+                parameters: {
+                    [key: string]: components["schemas"]["ParameterTrace"];
+                };
+                intermediate?: {
+                    [key: string]: unknown;
+                };
+                /** @description The exact result before the rule's rounding, when rounding changed it. */
+                beforeRounding?: string;
             };
             /** @description What the step produced. */
             result: unknown;
@@ -444,6 +469,11 @@ export interface components {
             /** @enum {unknown} */
             status: "active" | "disabled" | "zeroed";
             trace: components["schemas"]["TraceNode"];
+        };
+        CalculationDiagnostics: {
+            /** @constant */
+            _tag: "CalculationDiagnostics";
+            graphIssues: components["schemas"]["GraphValidationIssue"][];
         };
         PayFacts: {
             /** @description Gross pay for one pay period */
@@ -676,11 +706,6 @@ export interface components {
             _tag: "CalculatorInputIssue";
             message: string;
             path: string[];
-        };
-        FactHelp: {
-            factId: string;
-            title: string;
-            question?: components["schemas"]["FactQuestion"];
         };
         CalculatorInputDecodeError: {
             /**
