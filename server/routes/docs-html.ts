@@ -29,6 +29,8 @@ export function registerDocsHtmlRoutes(router: Router<RequestState>, services: S
 
   router.get('/', toHome);
   router.get(DOCS_HTML_BASE, toHome);
+  // The API's paths match exactly; a browser's /docs/ is a page address, so it leads home too.
+  router.get(`${DOCS_HTML_BASE}/`, toHome);
   router.get(DOCS_HTML_SEARCH, (ctx: AppContext) => {
     if (ctx.querystring === '') return sendPage(ctx, 200, html.search(''));
     // A search box hands over whatever was typed; spaces around it are no reason to refuse it.
