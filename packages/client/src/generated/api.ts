@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * List calculators
-         * @description Catalog entries of every calculator, in catalog order. Filters that match nothing give an empty list.
+         * @description Catalog entries of every calculator, one per calculator and tax year served, in catalog order. Filters that match nothing give an empty list.
          */
         get: operations["listCalculators"];
         put?: never;
@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * List fact descriptors
-         * @description Every fact of every matching calculator, each once, in catalog order then declaration order.
+         * @description Every fact of every matching calculator, each once (a fact described differently in another tax year, once per description), in catalog order then declaration order.
          */
         get: operations["listFacts"];
         put?: never;
@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * List rule descriptors
-         * @description Every rule of every matching calculator, each once, in catalog order then run order.
+         * @description Every rule of every matching calculator, each once (a rule with other parameter values in another tax year, once per version), in catalog order then run order.
          */
         get: operations["listRules"];
         put?: never;
@@ -578,7 +578,7 @@ export interface components {
              */
             jurisdiction?: "AU" | null;
             /**
-             * @description Tax year to calculate for; defaults to the calculator's own.
+             * @description Tax year to calculate for; without it, or with null, 2025-26.
              * @enum {unknown}
              */
             taxYear?: "2025-26" | null;
@@ -597,7 +597,7 @@ export interface components {
              */
             jurisdiction?: "AU" | null;
             /**
-             * @description Tax year to calculate for; defaults to the calculator's own.
+             * @description Tax year to calculate for; without it, or with null, 2025-26.
              * @enum {unknown}
              */
             taxYear?: "2025-26" | null;
@@ -616,7 +616,7 @@ export interface components {
              */
             jurisdiction?: "AU" | null;
             /**
-             * @description Tax year to calculate for; defaults to the calculator's own.
+             * @description Tax year to calculate for; without it, or with null, 2025-26.
              * @enum {unknown}
              */
             taxYear?: "2025-26" | null;
@@ -1163,7 +1163,7 @@ export interface operations {
                 help?: "none" | "errors" | "schema" | "examples" | "sources" | "full";
                 /** @description Jurisdiction code. Served: AU. */
                 jurisdiction?: string;
-                /** @description Income year, written YYYY-YY. Served: 2025-26. */
+                /** @description Income year, written YYYY-YY. Served: 2025-26; without it, 2025-26. */
                 taxYear?: string;
             };
             header?: never;
@@ -1231,7 +1231,7 @@ export interface operations {
                 help?: "none" | "errors" | "schema" | "examples" | "sources" | "full";
                 /** @description Jurisdiction code. Served: AU. */
                 jurisdiction?: string;
-                /** @description Income year, written YYYY-YY. Served: 2025-26. */
+                /** @description Income year, written YYYY-YY. Served: 2025-26; without it, 2025-26. */
                 taxYear?: string;
             };
             header?: never;
@@ -1297,7 +1297,7 @@ export interface operations {
             query?: {
                 /** @description Jurisdiction code. Served: AU. */
                 jurisdiction?: string;
-                /** @description Income year, written YYYY-YY. Served: 2025-26. */
+                /** @description Income year, written YYYY-YY. Served: 2025-26; without it, 2025-26. */
                 taxYear?: string;
             };
             header?: never;
