@@ -22,8 +22,8 @@ test('plain npm start serves exactly the enumerations of the contract', async ()
     const withoutNull = (values: unknown[]) => values.filter((value) => value !== null);
     assert.equal(schemas.Context.properties.jurisdiction.enum, CONTRACT.jurisdiction);
     assert.equal(schemas.Context.properties.taxYear.enum, CONTRACT.taxYear);
-    assert.equal(withoutNull(schemas.CalculatorRunRequest.properties.taxYear.enum), CONTRACT.taxYear);
-    assert.equal(withoutNull(schemas.CalculatorRunRequest.properties.jurisdiction.enum), CONTRACT.jurisdiction);
+    assert.equal(withoutNull(schemas['au.pay.take-home.RunRequest'].properties.taxYear.enum), CONTRACT.taxYear);
+    assert.equal(withoutNull(schemas['au.pay.take-home.RunRequest'].properties.jurisdiction.enum), CONTRACT.jurisdiction);
     assert.equal(schemas.CalculatorEntry.properties.calculatorId.enum, CONTRACT.calculatorId);
     assert.equal(schemas.CalculatorEntry.properties.supportedHelpModes.items.enum, CONTRACT.helpMode);
     assert.equal(schemas.PayFacts.properties.grossPay.properties.period.enum, CONTRACT.payPeriod);

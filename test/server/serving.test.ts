@@ -193,7 +193,7 @@ test('the OpenAPI document names every served year, and no other, in its enums, 
   const document = await get('/api/docs/openapi.json');
   const schemas = document.components.schemas;
   assert.equal(schemas.Context.properties.taxYear.enum, allYears);
-  assert.equal(schemas.CalculatorRunRequest.properties.taxYear.enum, [...allYears, null]);
+  assert.equal(schemas['au.pay.take-home.RunRequest'].properties.taxYear.enum, [...allYears, null]);
   const text = JSON.stringify(document);
   assert.equal([...new Set(text.match(/\b\d{4}-\d{2}\b(?!-)/g))].sort(), allYears);
   for (const year of allYears) assert.ok(document.info.description.includes(year), `info names ${year}`);
@@ -201,7 +201,7 @@ test('the OpenAPI document names every served year, and no other, in its enums, 
   assert.equal(parameter.schema.examples, [served.defaultTaxYear]);
   for (const year of allYears) assert.ok(parameter.description.includes(year));
   assert.match(parameter.description, `without it, ${served.defaultTaxYear}`);
-  assert.match(schemas.CalculatorRunRequest.properties.taxYear.description, served.defaultTaxYear);
+  assert.match(schemas['au.pay.take-home.RunRequest'].properties.taxYear.description, served.defaultTaxYear);
 });
 
 test('unfiltered facts and rules lists cover every served year', async () => {
