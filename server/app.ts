@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DOCS_HTML_BASE } from '../docs-site/snapshot.ts';
 import { createSchemaCompiler } from './openapi/validation.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
 import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
-import { OPERATIONS, routePath } from './openapi/operations.ts';
+import { OPERATIONS, UNEXPECTED_FAILURE } from './openapi/operations.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
@@ -15,12 +14,13 @@ import { createMetadata } from './metadata.ts';
 import { createMetrics } from './metrics.ts';
 import { describeError } from './logger.ts';
 import { createQueryChecker } from './query.ts';
-import { registerApiDocsRoutes } from './routes/api-docs.ts';
-import { registerCalculateRoute } from './routes/calculate.ts';
-import { registerCalculatorRoutes } from './routes/calculators.ts';
-import { registerCatalogRoutes } from './routes/catalog.ts';
-import { registerDocsRoutes } from './routes/docs.ts';
+import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
+import { calculateHandlers } from './routes/calculate.ts';
+import { calculatorHandlers } from './routes/calculators.ts';
+import { catalogHandlers } from './routes/catalog.ts';
+import { docsHandlers } from './routes/docs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
+import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
 import type { Services } from './services.ts';
 
@@ -70,7 +70,8 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
       if (error instanceof ApiProblem) problem = error;
       else {
         reportFailure(error);
-        problem = new ApiProblem({ _tag: ctx.path.startsWith('/api/v1/docs') ? 'DocsSearchUnavailable' : 'CalculatorAdmissionUnavailable' });
+        // The operation that failed says what its clients are told; outside the operations, the calculators' answer.
+        problem = new ApiProblem({ _tag: UNEXPECTED_FAILURE[ctx.state.operation?.tag ?? 'Calculators'] });
       }
       const { status, body, headers } = errorResponse(problem.error);
       metrics.countLimitResponse(status, problem.error._tag);
@@ -89,20 +90,24 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
 
   // Paths match exactly: no trailing slash, same case, so every path the service answers is one the
   // API description names (a near miss gets a 404 that says what was near).
+  // The operations table registers the contract's routes; the viewer's files and the HTML docs are extras beside them.
   const router = new Router<RequestState>({ strict: true, sensitive: true });
-  registerCatalogRoutes(router, services);
-  registerCalculatorRoutes(router, services);
-  registerCalculateRoute(router, services);
-  registerDocsRoutes(router, services);
-  registerApiDocsRoutes(router, services);
+  registerOperations(router, OPERATIONS, {
+    ...catalogHandlers(services),
+    ...calculatorHandlers(services),
+    ...calculateHandlers(services),
+    ...docsHandlers(services),
+    ...apiDocsHandlers(services),
+  });
+  registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
   app.use(router.routes());
 
-  // Nothing answered: a known path with another method is a 405, anything else a 404.
+  // Nothing answered: a path the router knows with another method is a 405, anything else a 404.
   app.use(async (ctx: AppContext) => {
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const allowed = allowedMethods(ctx.path, deps.docs !== undefined);
-    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(ctx.path, deps.docs !== undefined) });
+    const allowed = allowedMethods(router, ctx.path);
+    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(router, ctx.path) });
   });
   return app;
 }
@@ -149,23 +154,9 @@ function createServices(deps: AppDeps): Services {
   };
 }
 
-/** Methods the router answers for a path (HEAD wherever GET), or none when no route matches it. */
-function allowedMethods(path: string, docsServed: boolean): string[] {
-  const methods = new Set<string>();
-  for (const operation of OPERATIONS) {
-    const pattern = new RegExp(`^${routePath(operation).replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
-    if (pattern.test(path)) methods.add(operation.method.toUpperCase());
-  }
-  if (/^\/api\/docs\/assets\/[^/]+$/.test(path)) methods.add('GET');
-  // The HTML docs, when served (see routes/docs-html.ts).
-  if (docsServed && (path === '/' || path === DOCS_HTML_BASE || path.startsWith(`${DOCS_HTML_BASE}/`))) methods.add('GET');
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods];
-}
-
 /** Why a path that names no route looks like one: a trailing slash or an empty segment. */
-function nearMiss(path: string, docsServed: boolean): 'trailing-slash' | 'empty-segment' | undefined {
-  if (path.length > 1 && path.endsWith('/') && allowedMethods(path.replace(/\/+$/, ''), docsServed).length > 0) return 'trailing-slash';
+function nearMiss(router: Router<RequestState>, path: string): 'trailing-slash' | 'empty-segment' | undefined {
+  if (path.length > 1 && path.endsWith('/') && allowedMethods(router, path.replace(/\/+$/, '')).length > 0) return 'trailing-slash';
   if (path.includes('//')) return 'empty-segment';
   return undefined;
 }

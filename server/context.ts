@@ -5,6 +5,7 @@ import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
+import type { OperationSpec } from './openapi/operations.ts';
 import type { ServiceMetrics } from './metrics.ts';
 
 /** One structured log line per request; never carries bodies, facts or query values. */
@@ -34,7 +35,10 @@ export interface AppDeps {
   reportFailure?: (error: unknown) => void;
 }
 
-/** Per-request state the middleware share (none yet beyond Koa's own). */
-export type RequestState = Record<string, never>;
+/** Per-request state the middleware share. */
+export interface RequestState {
+  /** The operation of the API the request matched, set by the router. */
+  operation?: OperationSpec;
+}
 
 export type AppContext = Koa.ParameterizedContext<RequestState>;

@@ -9,6 +9,18 @@ import {
   type QueryParameter,
 } from './parameters.ts';
 
+/**
+ * What each kind of operation answers when something unexpected fails (the failure itself is only
+ * logged): the documentation's own "unavailable" error, or the calculators'.
+ */
+export const UNEXPECTED_FAILURE = {
+  Health: 'CalculatorAdmissionUnavailable',
+  Catalog: 'CalculatorAdmissionUnavailable',
+  Calculators: 'CalculatorAdmissionUnavailable',
+  Documentation: 'DocsSearchUnavailable',
+  'API description': 'CalculatorAdmissionUnavailable',
+} as const satisfies Record<OperationSpec['tag'], string>;
+
 /** One documented response of an operation. */
 export interface ResponseSpec {
   description: string;

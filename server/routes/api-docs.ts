@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import type { AppContext, RequestState } from '../context.ts';
 import { checkedQuery } from '../query.ts';
+import type { OperationHandlers } from './operations.ts';
 import { sendJson } from './respond.ts';
 import type { Services } from '../services.ts';
 import { createHashedAsset, sendStaticAsset, type StaticAsset } from '../static-asset.ts';
@@ -57,22 +58,28 @@ function loadViewer(): Viewer {
   return viewer;
 }
 
-/** GET /api/docs/openapi.json, the reference viewer at GET /api/docs, and the viewer's files. */
-export function registerApiDocsRoutes(router: Router<RequestState>, services: Services): void {
+/** The API description and the reference viewer that renders it. */
+export function apiDocsHandlers(services: Services): OperationHandlers {
   const documentQuery = services.queryChecker('getOpenApiDocument');
   const viewerQuery = services.queryChecker('getApiReference');
-  router.get('/api/docs/openapi.json', (ctx: AppContext) => {
-    checkedQuery(documentQuery(ctx.query));
-    sendJson(ctx, services.openApiJson);
-  });
-  // The viewer is read (and its 1.7 MB bundle hashed) when first asked for, not at boot.
-  router.get('/api/docs', (ctx: AppContext) => {
-    checkedQuery(viewerQuery(ctx.query));
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('content-security-policy', VIEWER_CSP);
-    ctx.set('cache-control', 'no-cache');
-    ctx.body = loadViewer().page;
-  });
+  return {
+    getOpenApiDocument: (ctx: AppContext) => {
+      checkedQuery(documentQuery(ctx.query));
+      sendJson(ctx, services.openApiJson);
+    },
+    // The viewer is read (and its 1.7 MB bundle hashed) when first asked for, not at boot.
+    getApiReference: (ctx: AppContext) => {
+      checkedQuery(viewerQuery(ctx.query));
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('content-security-policy', VIEWER_CSP);
+      ctx.set('cache-control', 'no-cache');
+      ctx.body = loadViewer().page;
+    },
+  };
+}
+
+/** The viewer's files, outside the contract's operations. */
+export function registerApiDocsAssets(router: Router<RequestState>): void {
   router.get(`${ASSETS_PATH}/:name`, async (ctx: AppContext, next) => {
     const asset = loadViewer().assets.get(ctx.params.name!);
     if (asset) await sendStaticAsset(ctx, asset);

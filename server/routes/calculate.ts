@@ -1,21 +1,21 @@
-import type Router from '@koa/router';
 import { factHelp, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
-import type { AppContext, RequestState } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { clientAddress, clientKey } from '../limits/client.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
+import type { OperationHandlers } from './operations.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
 import type { CalculationOutcome } from '../metrics.ts';
 
 /** POST calculate: body limits, then calculator, shape and context, then admission, then the calculation. */
-export function registerCalculateRoute(router: Router<RequestState>, services: Services): void {
+export function calculateHandlers(services: Services): OperationHandlers {
   const { config } = services;
   const checkQuery = services.queryChecker('runCalculator');
 
-  router.post('/api/v1/calculators/:calculatorId/calculate', async (ctx: AppContext) => {
+  const runCalculator = async (ctx: AppContext) => {
     let raw: Buffer;
     try {
       raw = await readBody(ctx.req, config.bodyLimitBytes, config.bodyTimeoutMs);
@@ -72,7 +72,8 @@ export function registerCalculateRoute(router: Router<RequestState>, services: S
       case 'unavailable':
         throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
     }
-  });
+  };
+  return { runCalculator };
 }
 
 const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {

@@ -1,8 +1,8 @@
-import type Router from '@koa/router';
 import { factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
 import { ApiProblem, requestedCalculatorLabel } from '../errors.ts';
-import type { AppContext, RequestState } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { queryIssues, type QueryProblem } from '../query.ts';
+import type { OperationHandlers } from './operations.ts';
 import { sendJson, withinBudget } from './respond.ts';
 import type { Services } from '../services.ts';
 
@@ -45,22 +45,24 @@ export function resolveCalculator(
 }
 
 /** Calculator detail, schema and graph. */
-export function registerCalculatorRoutes(router: Router<RequestState>, services: Services): void {
+export function calculatorHandlers(services: Services): OperationHandlers {
   const budget = services.config.calcTimeoutMs;
   const detail = services.queryChecker('getCalculator');
   const schema = services.queryChecker('getCalculatorSchema');
   const graph = services.queryChecker('getCalculatorGraph');
 
-  router.get('/api/v1/calculators/:calculatorId', async (ctx: AppContext) => {
-    const { plan } = resolveCalculator(services, ctx.params.calculatorId!, detail(ctx.query));
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.calculator(plan)));
-  });
-  router.get('/api/v1/calculators/:calculatorId/schema', async (ctx: AppContext) => {
-    const { plan, help } = resolveCalculator(services, ctx.params.calculatorId!, schema(ctx.query));
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.schema(plan, help)));
-  });
-  router.get('/api/v1/calculators/:calculatorId/graph', async (ctx: AppContext) => {
-    const { plan } = resolveCalculator(services, ctx.params.calculatorId!, graph(ctx.query));
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.graph(plan)));
-  });
+  return {
+    getCalculator: async (ctx: AppContext) => {
+      const { plan } = resolveCalculator(services, ctx.params.calculatorId!, detail(ctx.query));
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.calculator(plan)));
+    },
+    getCalculatorSchema: async (ctx: AppContext) => {
+      const { plan, help } = resolveCalculator(services, ctx.params.calculatorId!, schema(ctx.query));
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.schema(plan, help)));
+    },
+    getCalculatorGraph: async (ctx: AppContext) => {
+      const { plan } = resolveCalculator(services, ctx.params.calculatorId!, graph(ctx.query));
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.graph(plan)));
+    },
+  };
 }

@@ -1,12 +1,12 @@
-import type Router from '@koa/router';
-import type { AppContext, RequestState } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import type { ListFilter } from '../metadata.ts';
 import { checkedQuery } from '../query.ts';
+import type { OperationHandlers } from './operations.ts';
 import { sendJson, withinBudget } from './respond.ts';
 import type { Services } from '../services.ts';
 
-/** Health and the listing routes: jurisdictions, tax years, calculators, facts and rules. */
-export function registerCatalogRoutes(router: Router<RequestState>, services: Services): void {
+/** Health and the listing operations: jurisdictions, tax years, calculators, facts and rules. */
+export function catalogHandlers(services: Services): OperationHandlers {
   const budget = services.config.calcTimeoutMs;
   const filterOf = (operationId: string) => {
     const check = services.queryChecker(operationId);
@@ -27,28 +27,30 @@ export function registerCatalogRoutes(router: Router<RequestState>, services: Se
   const rules = filterOf('listRules');
   const health = JSON.stringify({ service: 'tax-rules-api', status: 'ok' });
 
-  router.get('/api/health', (ctx: AppContext) => {
-    checkedQuery(healthQuery(ctx.query));
-    sendJson(ctx, health);
-  });
-  router.get('/api/v1/jurisdictions', async (ctx: AppContext) => {
-    checkedQuery(noQuery(ctx.query));
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.jurisdictions()));
-  });
-  router.get('/api/v1/tax-years', async (ctx: AppContext) => {
-    const filter = taxYears(ctx);
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.taxYears(filter)));
-  });
-  router.get('/api/v1/calculators', async (ctx: AppContext) => {
-    const filter = calculators(ctx);
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.calculators(filter)));
-  });
-  router.get('/api/v1/facts', async (ctx: AppContext) => {
-    const filter = facts(ctx);
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.facts(filter)));
-  });
-  router.get('/api/v1/rules', async (ctx: AppContext) => {
-    const filter = rules(ctx);
-    sendJson(ctx, await withinBudget(budget, () => services.metadata.rules(filter)));
-  });
+  return {
+    getHealth: (ctx: AppContext) => {
+      checkedQuery(healthQuery(ctx.query));
+      sendJson(ctx, health);
+    },
+    listJurisdictions: async (ctx: AppContext) => {
+      checkedQuery(noQuery(ctx.query));
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.jurisdictions()));
+    },
+    listTaxYears: async (ctx: AppContext) => {
+      const filter = taxYears(ctx);
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.taxYears(filter)));
+    },
+    listCalculators: async (ctx: AppContext) => {
+      const filter = calculators(ctx);
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.calculators(filter)));
+    },
+    listFacts: async (ctx: AppContext) => {
+      const filter = facts(ctx);
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.facts(filter)));
+    },
+    listRules: async (ctx: AppContext) => {
+      const filter = rules(ctx);
+      sendJson(ctx, await withinBudget(budget, () => services.metadata.rules(filter)));
+    },
+  };
 }

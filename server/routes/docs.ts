@@ -1,11 +1,11 @@
-import type Router from '@koa/router';
 import { ApiProblem } from '../errors.ts';
-import type { AppContext, RequestState } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import type { OperationHandlers } from './operations.ts';
 import { sendJson } from './respond.ts';
 import type { Services } from '../services.ts';
 
 /** Documentation navigation, pages (JSON and Markdown) and search. Errors here travel unwrapped. */
-export function registerDocsRoutes(router: Router<RequestState>, services: Services): void {
+export function docsHandlers(services: Services): OperationHandlers {
   const { docs } = services;
   const pathQuery = services.queryChecker('getDocsPage');
   const termQuery = services.queryChecker('searchDocs');
@@ -17,33 +17,35 @@ export function registerDocsRoutes(router: Router<RequestState>, services: Servi
     return values;
   };
 
-  router.get('/api/v1/docs/navigation', (ctx: AppContext) => {
-    checked(navigationQuery, ctx);
-    sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] });
-  });
-  router.get('/api/v1/docs/page', (ctx: AppContext) => {
-    const path = checked(pathQuery, ctx).path!;
-    const page = docs?.page(path);
-    if (!page) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
-    sendJson(ctx, page);
-  });
-  router.get('/api/v1/docs/markdown', (ctx: AppContext) => {
-    const path = checked(pathQuery, ctx).path!;
-    const markdown = docs?.markdown(path);
-    if (markdown === undefined) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
-    ctx.status = 200;
-    ctx.type = 'text/markdown; charset=utf-8';
-    ctx.body = markdown;
-  });
-  router.get('/api/v1/docs/search', (ctx: AppContext) => {
-    const term = checked(termQuery, ctx).term!;
-    if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
-    let results;
-    try {
-      results = docs.search(term);
-    } catch {
-      throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
-    }
-    sendJson(ctx, results);
-  });
+  return {
+    getDocsNavigation: (ctx: AppContext) => {
+      checked(navigationQuery, ctx);
+      sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] });
+    },
+    getDocsPage: (ctx: AppContext) => {
+      const path = checked(pathQuery, ctx).path!;
+      const page = docs?.page(path);
+      if (!page) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
+      sendJson(ctx, page);
+    },
+    getDocsMarkdown: (ctx: AppContext) => {
+      const path = checked(pathQuery, ctx).path!;
+      const markdown = docs?.markdown(path);
+      if (markdown === undefined) throw new ApiProblem({ _tag: 'DocsPageUnavailable' });
+      ctx.status = 200;
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.body = markdown;
+    },
+    searchDocs: (ctx: AppContext) => {
+      const term = checked(termQuery, ctx).term!;
+      if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+      let results;
+      try {
+        results = docs.search(term);
+      } catch {
+        throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+      }
+      sendJson(ctx, results);
+    },
+  };
 }
