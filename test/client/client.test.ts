@@ -5,10 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTaxRulesClient, type CalculateResult, type CalculatorId, type FactsOf } from '@tax-rules-api/client';
-import { createCatalog, loadPacks } from '../../engine/index.ts';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
-import { SHIPPED_PACKS } from '../helpers/packs.ts';
-import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { servedPacks, startTestServer, type TestServer } from '../server/helpers.ts';
 
 // The client against real listening services: every calculator, and every error it can meet. Two it
 // cannot: a 408 (it sends the whole body at once) and a 405 (it uses only described methods).
@@ -92,10 +90,9 @@ test('every calculator: reports of their own type, with the conformance figures'
   }));
 
 test('400s: undecodable facts, unknown calculator, unserved context, a calculation that cannot complete', async () => {
-  const loaded = loadPacks([SHIPPED_PACKS, ZERO_DIVISOR_PACK]);
-  assert.equal(loaded.diagnostics, []);
-  const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
-  await withService({ deps: { catalog, runner: createInlineRunner(catalog, 2) } }, async (service) => {
+  // The packs plain `npm start` serves, plus one whose calculation cannot complete.
+  const { catalog, defaultTaxYear } = servedPacks({ extraPaths: [ZERO_DIVISOR_PACK] });
+  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 2) } }, async (service) => {
     const client = createTaxRulesClient({ baseUrl: service.url });
     // Negative money has the right type but is not valid input.
     const decode = failure(await client.calculate('au.income-tax.annual', { taxableIncome: money(-1) }, { help: 'none' }));
@@ -158,8 +155,8 @@ test('429 with retry: the client waits what retry-after asks, then succeeds', ()
   }));
 
 test('503 and 504: capacity, admission and the calculation budget', async () => {
-  const catalog = createCatalog(loadPacks([SHIPPED_PACKS]).packs.flatMap((pack) => pack.plans));
-  await withService({ deps: { catalog, runner: createInlineRunner(catalog, 0) } }, async (service) => {
+  const { catalog, defaultTaxYear } = servedPacks();
+  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 0) } }, async (service) => {
     const busy = failure(await createTaxRulesClient({ baseUrl: service.url }).calculate('au.pay.take-home', payFacts(nurse)));
     assert.is(busy.status, 503);
     assert.is(busy.error._tag, 'CalculatorCapacityExceeded');
