@@ -13,6 +13,7 @@ interface CoverageJson {
   full: boolean;
   packs: {
     id: string;
+    version: string;
     measured: boolean;
     full: boolean;
     totals: { rules: { exercised: number; total: number }; rows: { exercised: number; total: number } };
@@ -37,15 +38,22 @@ test('shipped packs (in-process): every rule and every row of every bracket tabl
   assert.match(stdout, /^ {2}full coverage$/m);
   assert.match(stdout, /^ {6}row 4 {2}from 135000, rate 0\.37 +1 example, e\.g\. `resident rates row 4 \(\$135,001 to \$190,000 at 37c\), taxable income \$150,000`$/m);
   assert.not.match(stdout, /NOT EXERCISED/);
-  assert.match(stdout, /^FULL: 2 packs, rules 9\/9, bracket table rows 25\/25 exercised by the examples$/m);
+  const total = stdout.match(/^FULL: (\d+) packs, rules (\d+)\/(\d+), bracket table rows (\d+)\/(\d+) exercised by the examples$/m);
+  assert.ok(total, stdout);
+  assert.is(Number(total![1]), shippedPacks().loaded.packs.length);
+  assert.ok(total![2] === total![3] && total![4] === total![5], total![0]);
 });
 
-test('shipped packs, --json --require-full: both packs are fully covered, so exit 0', async () => {
+test('shipped packs, --json --require-full: every pack is fully covered, so exit 0', async () => {
   const { status, stdout } = await runs.get('json');
   assert.is(status, 0);
   const report = JSON.parse(stdout) as CoverageJson;
   assert.is(report.full, true);
-  const [income, payPack] = report.packs;
+  assert.equal(report.packs.map((pack) => `${pack.id}/${pack.version}`).sort(), shippedPacks().loaded.packs.map((pack) => `${pack.pack.id}/${pack.pack.version}`).sort());
+  for (const pack of report.packs) assert.ok(pack.full && pack.totals.rules.exercised === pack.totals.rules.total && pack.totals.rows.exercised === pack.totals.rows.total, pack.id);
+  // The 2025-26 packs in detail.
+  const income = report.packs.find((pack) => pack.id === 'rules-au-income-tax' && pack.version === '1.0.0');
+  const payPack = report.packs.find((pack) => pack.id === 'rules-au-pay' && pack.version === '1.0.0');
   assert.equal([income!.id, income!.full, income!.totals], ['rules-au-income-tax', true, { rules: { exercised: 5, total: 5 }, rows: { exercised: 9, total: 9 } }]);
   assert.equal([payPack!.id, payPack!.full, payPack!.totals], ['rules-au-pay', true, { rules: { exercised: 4, total: 4 }, rows: { exercised: 16, total: 16 } }]);
   const gaps = income!.tables.flatMap((table) => table.periods.flatMap((period) => period.rows.filter((row) => row.examples.length === 0).map((row) => `${table.parameter} row ${row.row}`)));
