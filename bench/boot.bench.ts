@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from './lib/free-port.ts';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,17 +32,6 @@ const say = (line = '') => {
 const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(PROJECT_ROOT, 'scripts/start.sh'), 'utf8'))?.[1]?.split(' ') ?? [];
 const BARE_SERVER = "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1')";
 const CALCULATE_BODY = JSON.stringify({ facts: { grossPay: { _tag: 'GrossPay', amount: { _tag: 'Money', cents: 165_400, currency: 'AUD' }, period: 'weekly' }, taxFreeThresholdClaimed: true } });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function healthy(port: number): Promise<boolean> {
   return new Promise((resolve) => {

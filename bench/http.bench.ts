@@ -18,7 +18,7 @@ import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from './lib/free-port.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -61,17 +61,6 @@ const say = (line = '') => {
 
 const work = mkdtempSync(join(tmpdir(), 'tax-rules-http-bench-'));
 const started = new Set<ChildProcess>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts node with these arguments in its own process group, its output to a log file. */
 function startNode(name: string, nodeArgs: string[], env: Record<string, string>): { child: ChildProcess; log: string } {

@@ -43,7 +43,7 @@ export function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** `2024-07-01 to before 2026-07-01`, or `from 2025-07-01` when open-ended. */
+/** `<from> to before <until>`, or `from <from>` when the period has no end. */
 export function period(value: { from: string; toExclusive: string | null }): string {
   return value.toExclusive === null ? `from ${value.from}` : `${value.from} to before ${value.toExclusive}`;
 }
