@@ -140,7 +140,7 @@ function createServices(deps: AppDeps): Services {
     metadata: deps.metadata ?? createMetadata(deps.catalog),
     runner: deps.runner,
     metrics: deps.metrics ?? createMetrics(),
-    rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds),
+    rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
     docs: deps.docs,
     queryChecker: (operationId) => {
       const checker = checkers.get(operationId);

@@ -7,6 +7,10 @@ export interface ServiceConfig {
   /** Calculations per client per window; 0 turns rate limiting off. */
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Redis that keeps the rate-limit counts for every process and host using it; unset keeps them in this service. */
+  redisUrl: string | undefined;
+  /** How long the rate-limit store may take to answer before the calculation is refused with 503. */
+  rateLimitStoreTimeoutMs: number;
   /** Calculation places; no queue beyond them. */
   calcConcurrency: number;
   /**
@@ -52,6 +56,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   port: 4000,
   rateLimitMax: 60,
   rateLimitWindowSeconds: 60,
+  redisUrl: undefined,
+  rateLimitStoreTimeoutMs: 250,
   calcConcurrency: 8,
   calcIsolation: 'thread',
   calcTimeoutMs: 5000,
@@ -105,6 +111,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   const adminHost = hostSetting('ADMIN_HOST', DEFAULT_CONFIG.adminHost);
   const isolation = env.CALC_ISOLATION?.trim() || 'thread';
   if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((origin) => origin.trim())
@@ -124,6 +132,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     port: integer('PORT', DEFAULT_CONFIG.port, 0, 65535),
     rateLimitMax: integer('RATE_LIMIT_MAX', DEFAULT_CONFIG.rateLimitMax, 0, 1_000_000),
     rateLimitWindowSeconds: integer('RATE_LIMIT_WINDOW_S', DEFAULT_CONFIG.rateLimitWindowSeconds, 1, 86_400),
+    redisUrl,
+    rateLimitStoreTimeoutMs: integer('RATE_LIMIT_STORE_TIMEOUT_MS', DEFAULT_CONFIG.rateLimitStoreTimeoutMs, 1, 60_000),
     calcConcurrency: integer('CALC_CONCURRENCY', DEFAULT_CONFIG.calcConcurrency, 1, 256),
     calcIsolation: isolation === 'worker' ? 'worker' : 'thread',
     calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),

@@ -7,6 +7,7 @@ import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { makeDrainable } from './drain.ts';
+import { configuredRateLimiter } from './limits/rate-limit.ts';
 import { createListeningServer } from './listen.ts';
 import { createLogger, describeError } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -35,10 +36,12 @@ async function main(): Promise<void> {
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
       : createInlineRunner(catalog, config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
+  const rateLimiter = configuredRateLimiter(config, { inFleet: false, report: (event) => logger.info(event) });
   const app = createApp({
     catalog,
     defaultTaxYear,
     runner,
+    rateLimiter,
     config,
     docs: docs?.site,
     metrics,

@@ -1,4 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { DEFAULT_CONFIG, type ServiceConfig } from '../config.ts';
+import { connectRedisStore, type StoreEvent } from './redis-store.ts';
 
 /** The verdict on one calculation request. */
 export type Admission = 'admitted' | 'limited' | 'unavailable';
@@ -9,21 +12,65 @@ export interface RateLimiter {
 }
 
 /**
- * A fixed-window limit per client, kept in memory by rate-limiter-flexible (a maintained limiter that
- * separates "over the limit" from "the store failed", which map to 429 and 503 respectively).
- * `max` 0 turns limiting off.
+ * Where the counts are kept: this process's memory; Redis, shared by every process and host that
+ * uses it; or the primary process of a `node:cluster` fleet, shared by its workers.
  */
-export function createRateLimiter(max: number, windowSeconds: number): RateLimiter {
-  if (max === 0) return { admit: async () => 'admitted' };
-  const limiter = new RateLimiterMemory({ points: max, duration: windowSeconds });
+export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis } | { kind: 'cluster' };
+
+/** Names the counters in a shared store, apart from anything else kept there. */
+const KEY_PREFIX = 'tax-rules-api:calculations';
+
+
+/**
+ * A fixed-window limit per client, kept by rate-limiter-flexible (a maintained limiter that
+ * separates "over the limit" from "the store failed", which map to 429 and 503 respectively).
+ * A store that does not answer within `timeoutMs` counts as failed, so a stalled Redis or a busy
+ * primary costs a request a quick 503, never a hang. `max` 0 turns limiting off.
+ */
+export function createRateLimiter(options: { max: number; windowSeconds: number; store?: RateLimitStore; timeoutMs?: number }): RateLimiter {
+  if (options.max === 0) return { admit: async () => 'admitted' };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONFIG.rateLimitStoreTimeoutMs;
+  const limiter = limiterOver(options.store ?? { kind: 'memory' }, options.max, options.windowSeconds, timeoutMs);
+  const verdict = (client: string): Promise<Admission> =>
+    limiter.consume(client, 1).then(
+      () => 'admitted',
+      (rejection: unknown) => (rejection instanceof RateLimiterRes ? 'limited' : 'unavailable'),
+    );
+  if (options.store === undefined || options.store.kind === 'memory') return { admit: verdict };
   return {
-    async admit(client) {
-      try {
-        await limiter.consume(client, 1);
-        return 'admitted';
-      } catch (rejection) {
-        return rejection instanceof RateLimiterRes ? 'limited' : 'unavailable';
-      }
-    },
+    admit: (client) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve('unavailable'), timeoutMs);
+        void verdict(client).then((admission) => {
+          clearTimeout(timer);
+          resolve(admission);
+        });
+      }),
   };
+}
+
+function limiterOver(store: RateLimitStore, points: number, duration: number, timeoutMs: number): RateLimiterAbstract {
+  const options = { keyPrefix: KEY_PREFIX, points, duration };
+  switch (store.kind) {
+    case 'memory':
+      return new RateLimiterMemory(options);
+    case 'redis':
+      // Refuse at once while the connection is down instead of waiting for the timeout.
+      return new RateLimiterRedis({ ...options, storeClient: store.client, rejectIfRedisNotReady: true });
+    case 'cluster':
+      return new RateLimiterCluster({ ...options, timeoutMs });
+  }
+}
+
+/**
+ * The service's rate limiter as configured: counts in Redis when `REDIS_URL` is set, else shared
+ * by the workers of a fleet through its primary, else in this process.
+ */
+export function configuredRateLimiter(config: ServiceConfig, options: { inFleet: boolean; report: (event: StoreEvent) => void }): RateLimiter {
+  const store: RateLimitStore = config.redisUrl
+    ? { kind: 'redis', client: connectRedisStore(config.redisUrl, config.rateLimitStoreTimeoutMs, options.report) }
+    : options.inFleet
+      ? { kind: 'cluster' }
+      : { kind: 'memory' };
+  return createRateLimiter({ max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds, store, timeoutMs: config.rateLimitStoreTimeoutMs });
 }

@@ -35,13 +35,13 @@ test('every setting is read from its variable', () => {
 
 test('invalid settings are all reported at once, by name, without their values', () => {
   try {
-    readConfig({ PORT: '70000', BODY_LIMIT_BYTES: 'lots', TRUST_PROXY: 'yes', CORS_ORIGINS: 'not an origin' });
+    readConfig({ PORT: '70000', BODY_LIMIT_BYTES: 'lots', TRUST_PROXY: 'yes', CORS_ORIGINS: 'not an origin', REDIS_URL: 'cache.internal:6379' });
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, ConfigError);
     const message = (error as Error).message;
-    for (const name of ['PORT', 'BODY_LIMIT_BYTES', 'TRUST_PROXY', 'CORS_ORIGINS']) assert.match(message, name);
-    assert.not.match(message, /lots|70000|not an origin/);
+    for (const name of ['PORT', 'BODY_LIMIT_BYTES', 'TRUST_PROXY', 'CORS_ORIGINS', 'REDIS_URL']) assert.match(message, name);
+    assert.not.match(message, /lots|70000|not an origin|cache\.internal/);
   }
 });
 

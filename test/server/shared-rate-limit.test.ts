@@ -1,0 +1,103 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { payFacts } from '../helpers/packs.ts';
+import { redisUnavailable, startTestRedis, type TestRedis } from '../helpers/redis.ts';
+import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+
+// One rate limit for a fleet: two service processes keep their counts in one real Redis server, as
+// two hosts behind a load balancer would. Redis going away or freezing must cost a quick 503, never
+// a 500 or a hang, and admission must come back by itself.
+const missing = redisUnavailable();
+if (missing) console.log(`\nSKIPPED: the shared rate-limit tests: ${missing}.\n`);
+const maybe = missing ? test.skip : test;
+
+const BUDGET_MS = 5000;
+const admissionUnavailable = {
+  error: { _tag: 'CalculatorAdmissionUnavailable', code: 'calculation-admission-unavailable', message: 'The calculation could not be started. Try again when you are ready.', retry: 'try-again-manually' },
+};
+
+let redis: TestRedis;
+let services: ServiceProcess[] = [];
+
+test.before(async () => {
+  if (missing) return;
+  redis = await startTestRedis();
+  const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '10', CALC_TIMEOUT_MS: String(BUDGET_MS) };
+  services = await Promise.all([startService(env), startService(env)]);
+});
+test.after(async () => {
+  await Promise.all(services.map(stopService));
+  await redis?.close();
+});
+
+/** One calculation from the loopback client, with how long its answer took. */
+async function calculate(url: string): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/api/v1/calculators/au.pay.take-home/calculate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ facts: payFacts(100000, 'weekly', true) }),
+  });
+  return { status: response.status, body: await response.json(), ms: performance.now() - started };
+}
+
+async function untilAdmitted(url: string): Promise<number> {
+  let status = 0;
+  for (const deadline = performance.now() + 30_000; status !== 200 && performance.now() < deadline; ) {
+    status = (await calculate(url)).status;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return status;
+}
+
+maybe('two instances sharing Redis admit exactly RATE_LIMIT_MAX calculations from one client, whichever answers', async () => {
+  const answers: { instance: number; status: number }[] = [];
+  for (let index = 0; index < 30; index++) answers.push({ instance: index % 2, status: (await calculate(services[index % 2]!.url)).status });
+  assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
+  assert.equal(answers.filter((answer) => answer.status === 429).length, 20);
+  // Both answered some of the ten: the counts are one, not one per instance.
+  for (const instance of [0, 1]) assert.ok(answers.some((answer) => answer.instance === instance && answer.status === 200), `instance ${instance} admitted none`);
+  assert.equal(answers.slice(0, 10).map((answer) => answer.status), Array(10).fill(200));
+});
+
+maybe('with Redis stopped a calculation gets 503 CalculatorAdmissionUnavailable within its budget; once Redis is back, 200 without a restart', async () => {
+  await redis.stop();
+  for (const service of services) {
+    const answer = await calculate(service.url);
+    assert.is(answer.status, 503);
+    assert.equal(answer.body, admissionUnavailable);
+    assert.ok(answer.ms < BUDGET_MS, `answered after ${Math.round(answer.ms)} ms`);
+  }
+  // Other routes do not depend on the store.
+  assert.is((await fetch(`${services[0]!.url}/api/v1/calculators`)).status, 200);
+  await redis.start();
+  // The restarted Redis kept nothing, so the client has a fresh allowance on every instance.
+  for (const service of services) assert.is(await untilAdmitted(service.url), 200);
+});
+
+maybe('with Redis frozen a calculation gets 503 within its budget instead of waiting; thawed, 200 again', async () => {
+  redis.pause();
+  try {
+    const answers = await Promise.all(services.map((service) => calculate(service.url)));
+    for (const answer of answers) {
+      assert.is(answer.status, 503);
+      assert.equal(answer.body, admissionUnavailable);
+      assert.ok(answer.ms < BUDGET_MS, `answered after ${Math.round(answer.ms)} ms`);
+    }
+  } finally {
+    redis.resume();
+  }
+  for (const service of services) assert.is(await untilAdmitted(service.url), 200);
+});
+
+maybe('the store changes are logged without the Redis address, and nothing failed unexpectedly', () => {
+  for (const service of services) {
+    const output = service.output();
+    assert.match(output, /"event":"rate-limit-store","state":"unreachable"/);
+    assert.match(output, /"event":"rate-limit-store","state":"ready"/);
+    assert.not.match(output, new RegExp(new URL(redis.url).port));
+    assert.not.match(output, /unexpected-failure|"status":500/);
+  }
+});
+
+test.run();
