@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
       : createInlineRunner(catalog, config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
-  const rateLimiter = configuredRateLimiter(config, { inFleet: false, report: (event) => logger.info(event) });
+  const rateLimiter = await configuredRateLimiter(config, { inFleet: false, report: (event) => logger.info(event) });
   const app = createApp({
     catalog,
     defaultTaxYear,

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DEFAULT_CONFIG, type ServiceConfig } from '../config.ts';
@@ -62,15 +63,23 @@ function limiterOver(store: RateLimitStore, points: number, duration: number, ti
   }
 }
 
+/** How long a starting service waits for Redis before it serves anyway (refusing calculations until Redis answers). */
+const STORE_WAIT_AT_START_MS = 5000;
+
 /**
  * The service's rate limiter as configured: counts in Redis when `REDIS_URL` is set, else shared
- * by the workers of a fleet through its primary, else in this process.
+ * by the workers of a fleet through its primary, else in this process. Resolves once Redis is
+ * connected, or after a few seconds without it, so a fresh instance does not refuse its first
+ * calculations merely because the connection is still being made.
  */
-export function configuredRateLimiter(config: ServiceConfig, options: { inFleet: boolean; report: (event: StoreEvent) => void }): RateLimiter {
-  const store: RateLimitStore = config.redisUrl
-    ? { kind: 'redis', client: connectRedisStore(config.redisUrl, config.rateLimitStoreTimeoutMs, options.report) }
-    : options.inFleet
-      ? { kind: 'cluster' }
-      : { kind: 'memory' };
+export async function configuredRateLimiter(config: ServiceConfig, options: { inFleet: boolean; report: (event: StoreEvent) => void }): Promise<RateLimiter> {
+  let store: RateLimitStore = options.inFleet ? { kind: 'cluster' } : { kind: 'memory' };
+  if (config.redisUrl) {
+    const client = connectRedisStore(config.redisUrl, config.rateLimitStoreTimeoutMs, options.report);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([once(client, 'ready'), new Promise((resolve) => (timer = setTimeout(resolve, STORE_WAIT_AT_START_MS)))]);
+    clearTimeout(timer);
+    store = { kind: 'redis', client };
+  }
   return createRateLimiter({ max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds, store, timeoutMs: config.rateLimitStoreTimeoutMs });
 }
