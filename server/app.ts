@@ -22,6 +22,7 @@ import { docsHandlers } from './routes/docs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
+import { writeDeadline } from './middleware/write-deadline.ts';
 import type { Services } from './services.ts';
 
 export type { AppDeps } from './context.ts';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
   const { metrics } = services;
 
+  app.use(writeDeadline(deps.config.responseWriteTimeoutMs));
   // One log line per request: id, method, route template, status and duration; no values of any kind.
   app.use(async (ctx: AppContext, next) => {
     const started = performance.now();

@@ -41,6 +41,13 @@ export interface ServiceConfig {
   defaultTaxYear: string | null;
   /** Connection limits that keep slow or greedy clients from starving the others. */
   maxConnections: number;
+  /**
+   * Open connections per client (IPv4 address or IPv6 /64 of the peer); 0 for no limit. Off by
+   * default behind trusted proxies, where the peer is the proxy.
+   */
+  maxConnectionsPerClient: number;
+  /** How long writing a response to a client may take before the connection is closed. */
+  responseWriteTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxHeaderBytes: number;
@@ -69,6 +76,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   taxYears: null,
   defaultTaxYear: null,
   maxConnections: 1024,
+  maxConnectionsPerClient: 256,
+  responseWriteTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
@@ -111,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   const adminHost = hostSetting('ADMIN_HOST', DEFAULT_CONFIG.adminHost);
   const isolation = env.CALC_ISOLATION?.trim() || 'thread';
   if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
+  const trustProxyHops = integer('TRUST_PROXY', DEFAULT_CONFIG.trustProxyHops, 0, 16);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const corsOrigins = (env.CORS_ORIGINS ?? '')
@@ -139,9 +149,12 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', DEFAULT_CONFIG.bodyLimitBytes, 1, 64 * 1024 * 1024),
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
-    trustProxyHops: integer('TRUST_PROXY', DEFAULT_CONFIG.trustProxyHops, 0, 16),
+    trustProxyHops,
     corsOrigins: [...new Set(corsOrigins)],
     maxConnections: integer('MAX_CONNECTIONS', DEFAULT_CONFIG.maxConnections, 1, 100_000),
+    // Behind proxies the peer is a proxy, which carries many clients' connections.
+    maxConnectionsPerClient: integer('MAX_CONNECTIONS_PER_CLIENT', trustProxyHops > 0 ? 0 : DEFAULT_CONFIG.maxConnectionsPerClient, 0, 100_000),
+    responseWriteTimeoutMs: integer('RESPONSE_WRITE_TIMEOUT_MS', DEFAULT_CONFIG.responseWriteTimeoutMs, 100, 600_000),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', DEFAULT_CONFIG.headersTimeoutMs, 100, 600_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 100, 600_000),
     maxHeaderBytes: integer('MAX_HEADER_BYTES', DEFAULT_CONFIG.maxHeaderBytes, 1024, 1024 * 1024),

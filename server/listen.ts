@@ -1,10 +1,12 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { ServiceConfig } from './config.ts';
+import { limitConnections } from './limits/connections.ts';
 
 /**
  * The HTTP server with bounds on what one client can hold: header size, time to send headers, idle
- * keep-alive time and open connections. The body has its own limits (64 KiB, 5 s) in the calculate
- * route; the request as a whole gets body time plus header time.
+ * keep-alive time, and open connections in all and per client. The body has its own limits (64 KiB,
+ * 5 s) in the calculate route, and writing the response its own time (see the app); the request as
+ * a whole gets body time plus header time.
  */
 export function createListeningServer(listener: RequestListener, config: ServiceConfig): Server {
   const server = createServer(
@@ -18,6 +20,6 @@ export function createListeningServer(listener: RequestListener, config: Service
     },
     listener,
   );
-  server.maxConnections = config.maxConnections;
+  limitConnections(server, { total: config.maxConnections, perClient: config.maxConnectionsPerClient });
   return server;
 }

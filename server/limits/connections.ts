@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorResponse } from '../errors.ts';
+import { clientKey } from './client.ts';
+
+/** How long a refused connection is read and discarded before it is closed, so the refusal is not lost to a reset. */
+const REFUSAL_LINGER_MS = 1000;
+/** Closing every idle connection is a sweep over all of them; once a second is enough while the server is full. */
+const EVICTION_INTERVAL_MS = 1000;
+
+/** Limits on the connections a server holds at once. */
+export interface ConnectionLimits {
+  /** Connections from all clients together. */
+  total: number;
+  /** Connections from one client (one IPv4 address, one IPv6 /64); 0 for no limit. */
+  perClient: number;
+}
+
+/** What a gated server holds right now, for metrics and tests. */
+export interface ConnectionCounts {
+  /** Connections handed to the HTTP server. */
+  held(): number;
+  /** Connections held for one client, by any of its addresses. */
+  heldFor(address: string): number;
+  /** Connections answered with a refusal and not yet closed. */
+  refusing(): number;
+}
+
+const countsOf = new WeakMap<Server, ConnectionCounts>();
+
+/** The counts of a server behind `limitConnections`, if it is. */
+export function connectionCounts(server: Server): ConnectionCounts | undefined {
+  return countsOf.get(server);
+}
+
+/** The answer on a connection the server will not take: the contract's capacity error, then close. */
+const REFUSAL = (() => {
+  const { status, body } = errorResponse({ _tag: 'CalculatorCapacityExceeded' });
+  const text = JSON.stringify(body);
+  return Buffer.from(
+    `HTTP/1.1 ${status} Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
+})();
+
+/**
+ * Puts a gate in front of an HTTP server's connection handling: a client over its share, or anyone
+ * while the server is full, gets a short 503 and a close instead of a reset or a wait, and the HTTP
+ * machinery never sees that connection. While the server is full, its idle keep-alive connections
+ * are closed, so places free up for newcomers even when many clients each hold a few. Call before
+ * the server accepts its first connection.
+ */
+export function limitConnections(server: Server, limits: ConnectionLimits): void {
+  const handlers = server.listeners('connection') as ((this: Server, socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  const heldBy = new Map<string, number>();
+  let held = 0;
+  let refusing = 0;
+  let lastEviction = -Infinity;
+
+  const refuse = (socket: Socket) => {
+    socket.on('error', () => undefined);
+    // A flood of refusals must not itself exhaust the process: past this many at once, a plain close.
+    if (refusing >= limits.total) {
+      socket.destroy();
+      return;
+    }
+    refusing++;
+    const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+    socket.once('close', () => {
+      refusing--;
+      clearTimeout(timer);
+    });
+    socket.end(REFUSAL);
+    socket.resume();
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const key = clientKey(socket.remoteAddress);
+    const byClient = heldBy.get(key) ?? 0;
+    if (held >= limits.total) {
+      const now = performance.now();
+      if (now - lastEviction >= EVICTION_INTERVAL_MS) {
+        lastEviction = now;
+        server.closeIdleConnections();
+      }
+      refuse(socket);
+      return;
+    }
+    if (limits.perClient > 0 && byClient >= limits.perClient) {
+      refuse(socket);
+      return;
+    }
+    held++;
+    heldBy.set(key, byClient + 1);
+    socket.once('close', () => {
+      held--;
+      const left = heldBy.get(key)! - 1;
+      if (left === 0) heldBy.delete(key);
+      else heldBy.set(key, left);
+    });
+    for (const handler of handlers) handler.call(server, socket);
+  });
+  countsOf.set(server, { held: () => held, heldFor: (address) => heldBy.get(clientKey(address)) ?? 0, refusing: () => refusing });
+}
