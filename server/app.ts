@@ -9,6 +9,7 @@ import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/p
 import { OPERATIONS, UNEXPECTED_FAILURE } from './openapi/operations.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
+import { monitorEventLoop } from './limits/load.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
 import { createMetrics } from './metrics.ts';
@@ -142,6 +143,7 @@ function createServices(deps: AppDeps): Services {
     metadata: deps.metadata ?? createMetadata(deps.catalog),
     runner: deps.runner,
     metrics: deps.metrics ?? createMetrics(),
+    load: deps.load ?? monitorEventLoop(deps.config.maxEventLoopDelayMs),
     rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
     docs: deps.docs,
     queryChecker: (operationId) => {

@@ -19,8 +19,13 @@ export interface ServiceConfig {
    * calculation over budget is stopped outright, for packs whose single rules could run long.
    */
   calcIsolation: 'thread' | 'worker';
-  /** Budget of every calculator operation. */
+  /** Budget of every calculator operation, counted from the request's arrival. */
   calcTimeoutMs: number;
+  /**
+   * Event-loop delay, while the loop is busy with the service's own work, past which the service is
+   * saturated: new calculations and uncached documentation searches are refused at once. 0 turns it off.
+   */
+  maxEventLoopDelayMs: number;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
   /**
@@ -68,6 +73,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   calcConcurrency: 8,
   calcIsolation: 'thread',
   calcTimeoutMs: 5000,
+  maxEventLoopDelayMs: 100,
   bodyLimitBytes: 65536,
   bodyTimeoutMs: 5000,
   trustProxyHops: 0,
@@ -147,6 +153,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     calcConcurrency: integer('CALC_CONCURRENCY', DEFAULT_CONFIG.calcConcurrency, 1, 256),
     calcIsolation: isolation === 'worker' ? 'worker' : 'thread',
     calcTimeoutMs: integer('CALC_TIMEOUT_MS', DEFAULT_CONFIG.calcTimeoutMs, 1, 600_000),
+    maxEventLoopDelayMs: integer('MAX_EVENT_LOOP_DELAY_MS', DEFAULT_CONFIG.maxEventLoopDelayMs, 0, 60_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', DEFAULT_CONFIG.bodyLimitBytes, 1, 64 * 1024 * 1024),
     bodyTimeoutMs: integer('BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1, 600_000),
     trustProxyHops,

@@ -3,6 +3,7 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { LoadMonitor } from './limits/load.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { OperationSpec } from './openapi/operations.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   docs?: DocsSite;
   metadata?: MetadataSource;
   rateLimiter?: RateLimiter;
+  /** Tells when the service is too busy to start costly work; by default it watches the event loop. */
+  load?: LoadMonitor;
   /** Where requests and calculations are counted; by default a registry of the app's own. */
   metrics?: ServiceMetrics;
   log?: (line: RequestLogLine) => void;

@@ -3,6 +3,7 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { LoadMonitor } from './limits/load.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -17,6 +18,7 @@ export interface Services {
   metadata: MetadataSource;
   runner: CalculationRunner;
   rateLimiter: RateLimiter;
+  load: LoadMonitor;
   metrics: ServiceMetrics;
   docs: DocsSite | undefined;
   /** The query checker of an operation, from the operations table. */

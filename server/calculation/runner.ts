@@ -1,8 +1,9 @@
 import type { CalculationRequest, CalculationResult } from './calculate.ts';
 
-/** A held calculation place: run exactly one calculation on it, which gives the place back. */
+/** A held calculation place: run exactly one calculation on it, or release it; either gives the place back. */
 export interface CalculationPlace {
   run(request: CalculationRequest, budgetMs: number): Promise<CalculationResult>;
+  release(): void;
 }
 
 /** Where calculations run: a fixed number of places and no queue. */
@@ -10,5 +11,7 @@ export interface CalculationRunner {
   /** A free place, or undefined when every place is busy. */
   tryAcquire(): CalculationPlace | undefined;
   readonly size: number;
+  /** Places held right now. */
+  inUse(): number;
   close(): Promise<void>;
 }

@@ -70,6 +70,7 @@ export async function startWorkerPool(options: { size: number; packPaths: string
 
   return {
     size: options.size,
+    inUse: () => all.size - idle.length,
     tryAcquire(): CalculationPlace | undefined {
       const handle = idle.pop();
       if (!handle) return undefined;
@@ -85,6 +86,9 @@ export async function startWorkerPool(options: { size: number; packPaths: string
             handle.pending = { id, resolve, timer };
             handle.worker.postMessage({ id, request, budgetMs } satisfies WorkerJob);
           }),
+        release: () => {
+          if (all.has(handle) && !closing && !idle.includes(handle)) idle.push(handle);
+        },
       };
     },
     async close() {

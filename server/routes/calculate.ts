@@ -10,12 +10,18 @@ import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
 import type { CalculationOutcome } from '../metrics.ts';
 
-/** POST calculate: body limits, then calculator, shape and context, then admission, then the calculation. */
+/**
+ * POST calculate: body limits, then calculator, shape and context, then a calculation place (none
+ * while the service is saturated), then admission, then the calculation, all within one budget.
+ */
 export function calculateHandlers(services: Services): OperationHandlers {
   const { config } = services;
   const checkQuery = services.queryChecker('runCalculator');
 
   const runCalculator = async (ctx: AppContext) => {
+    // The budget runs from the request's arrival: time spent on the body, waiting for admission or
+    // behind other work counts, so an answer never comes later than the budget says.
+    const deadline = performance.now() + config.calcTimeoutMs;
     let raw: Buffer;
     try {
       raw = await readBody(ctx.req, config.bodyLimitBytes, config.bodyTimeoutMs);
@@ -39,20 +45,33 @@ export function calculateHandlers(services: Services): OperationHandlers {
 
     const calculator = plan.def.id;
     const client = clientKey(clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), config.trustProxyHops));
-    const admission = await services.rateLimiter.admit(client);
-    if (admission !== 'admitted') {
-      services.metrics.countCalculation(calculator, admission === 'limited' ? 'rate-limited' : 'unavailable');
-      throw new ApiProblem({ _tag: admission === 'limited' ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
+    if (performance.now() >= deadline) {
+      services.metrics.countCalculation(calculator, 'timeout');
+      throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
     }
-    const place = services.runner.tryAcquire();
+    // Shed load instead of queueing it: saturated, or with every place taken (places are held from
+    // here, so they also count calculations waiting for the admission verdict), refuse at once.
+    const place = services.load.saturated() ? undefined : services.runner.tryAcquire();
     if (!place) {
       services.metrics.countCalculation(calculator, 'busy');
       throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
     }
+    const admission = await services.rateLimiter.admit(client);
+    if (admission !== 'admitted') {
+      place.release();
+      services.metrics.countCalculation(calculator, admission === 'limited' ? 'rate-limited' : 'unavailable');
+      throw new ApiProblem({ _tag: admission === 'limited' ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
+    }
+    const budgetMs = deadline - performance.now();
+    if (budgetMs <= 0) {
+      place.release();
+      services.metrics.countCalculation(calculator, 'timeout');
+      throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
+    }
 
     const result = await place.run(
       { calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts: (body as { facts: unknown }).facts },
-      config.calcTimeoutMs,
+      budgetMs,
     );
     services.metrics.countCalculation(calculator, OUTCOMES[result.kind]);
     switch (result.kind) {

@@ -1,8 +1,12 @@
 import { ApiProblem } from '../errors.ts';
+import { createLruCache } from '../lru-cache.ts';
 import type { AppContext } from '../context.ts';
 import type { OperationHandlers } from './operations.ts';
 import { sendJson } from './respond.ts';
 import type { Services } from '../services.ts';
+
+/** Search answers kept for repeated terms: at most 20 results each, a few megabytes in all. */
+const SEARCH_CACHE_ENTRIES = 500;
 
 /** Documentation navigation, pages (JSON and Markdown) and search. Errors here travel unwrapped. */
 export function docsHandlers(services: Services): OperationHandlers {
@@ -16,6 +20,10 @@ export function docsHandlers(services: Services): OperationHandlers {
     if (problems.length > 0) throw new ApiProblem({ _tag: 'DocsQueryInvalid', message: problems[0]!.message });
     return values;
   };
+
+  // Searches are the costliest answers the service gives for the least input, so repeated terms are
+  // answered from memory and new ones are refused at once while the service is saturated.
+  const searches = createLruCache<string, string>(SEARCH_CACHE_ENTRIES);
 
   return {
     getDocsNavigation: (ctx: AppContext) => {
@@ -39,13 +47,17 @@ export function docsHandlers(services: Services): OperationHandlers {
     searchDocs: (ctx: AppContext) => {
       const term = checked(termQuery, ctx).term!;
       if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
-      let results;
-      try {
-        results = docs.search(term);
-      } catch {
-        throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+      let answer = searches.get(term);
+      if (answer === undefined) {
+        if (services.load.saturated()) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+        try {
+          answer = JSON.stringify(docs.search(term));
+        } catch {
+          throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+        }
+        searches.set(term, answer);
       }
-      sendJson(ctx, results);
+      sendJson(ctx, answer);
     },
   };
 }

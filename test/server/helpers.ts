@@ -43,7 +43,8 @@ export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' |
 export async function startTestServer(options: { config?: Partial<ServiceConfig>; deps?: Partial<AppDeps> } = {}): Promise<TestServer> {
   const served = options.deps?.catalog ? { catalog: options.deps.catalog, defaultTaxYear: options.deps.defaultTaxYear } : servedPacks();
   const { catalog } = served;
-  const config: ServiceConfig = { ...DEFAULT_CONFIG, rateLimitMax: 0, ...options.config };
+  // No load shedding unless a test asks: tests run their own clients in the same process, on a busy machine.
+  const config: ServiceConfig = { ...DEFAULT_CONFIG, rateLimitMax: 0, maxEventLoopDelayMs: 0, ...options.config };
   const logs: RequestLogLine[] = [];
   const app = createApp({
     catalog,

@@ -1,8 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { payFacts } from '../helpers/packs.ts';
+import { once } from 'node:events';
+import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
+import { createRateLimiter } from '../../server/limits/rate-limit.ts';
+import { connectRedisStore } from '../../server/limits/redis-store.ts';
+import { payFacts, shippedPacks } from '../helpers/packs.ts';
 import { redisUnavailable, startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+import { startTestServer } from './helpers.ts';
 
 // One rate limit for a fleet: two service processes keep their counts in one real Redis server, as
 // two hosts behind a load balancer would. Redis going away or freezing must cost a quick 503, never
@@ -90,6 +95,28 @@ maybe('with Redis frozen a calculation gets 503 within its budget instead of wai
     redis.resume();
   }
   for (const service of services) assert.is(await untilAdmitted(service.url), 200);
+});
+
+maybe('in the default thread mode CALC_CONCURRENCY bounds the calculations waiting for admission: one more gets 503 at once', async () => {
+  const runner = createInlineRunner(shippedPacks().catalog, 2);
+  const client = connectRedisStore(redis.url, 3000, () => undefined);
+  await once(client, 'ready');
+  const server = await startTestServer({ deps: { runner, rateLimiter: createRateLimiter({ max: 100, windowSeconds: 60, store: { kind: 'redis', client }, timeoutMs: 3000 }) } });
+  try {
+    redis.pause();
+    const waiting = [calculate(server.url), calculate(server.url)];
+    while (runner.inUse() < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const third = await calculate(server.url);
+    assert.is(third.status, 503);
+    assert.is((third.body as { error: { _tag: string } }).error._tag, 'CalculatorCapacityExceeded');
+    redis.resume();
+    assert.equal((await Promise.all(waiting)).map((answer) => answer.status), [200, 200]);
+    assert.is(runner.inUse(), 0);
+  } finally {
+    redis.resume();
+    client.disconnect();
+    await server.close();
+  }
 });
 
 maybe('the store changes are logged without the Redis address, and nothing failed unexpectedly', () => {
