@@ -1,5 +1,4 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { ServiceMetrics } from './metrics.ts';
 
 /** Where the service is in its life: readiness is `ready` only between the end of boot and the start of the drain. */
 export type Readiness = 'starting' | 'ready' | 'draining';
@@ -8,7 +7,13 @@ export type Readiness = 'starting' | 'ready' | 'draining';
  * The admin listener: liveness, readiness and metrics for orchestrators and scrapers, on a port of
  * its own so that none of it is reachable through the API's port.
  */
-export function createAdminServer(deps: { metrics: ServiceMetrics; readiness: () => Readiness }): Server {
+/** Where the admin listener reads the metrics text: one process's registry, or a fleet's collected from its workers. */
+export interface MetricsSource {
+  metrics(): Promise<string>;
+  readonly contentType: string;
+}
+
+export function createAdminServer(deps: { metrics: { registry: MetricsSource }; readiness: () => Readiness }): Server {
   const server = createServer({ headersTimeout: 5_000, requestTimeout: 10_000, keepAliveTimeout: 5_000 }, (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { delimiter } from 'node:path';
 
 /** Service settings, read from the environment with the contract's values as defaults. */
@@ -11,6 +12,8 @@ export interface ServiceConfig {
   redisUrl: string | undefined;
   /** How long the rate-limit store may take to answer before the calculation is refused with 503. */
   rateLimitStoreTimeoutMs: number;
+  /** Worker processes that serve on one port (node:cluster); 1 means this process serves alone. */
+  webConcurrency: number;
   /** Calculation places; no queue beyond them. */
   calcConcurrency: number;
   /**
@@ -68,6 +71,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   port: 4000,
   rateLimitMax: 60,
   rateLimitWindowSeconds: 60,
+  webConcurrency: 1,
   redisUrl: undefined,
   rateLimitStoreTimeoutMs: 250,
   calcConcurrency: 8,
@@ -126,6 +130,12 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   const adminHost = hostSetting('ADMIN_HOST', DEFAULT_CONFIG.adminHost);
   const isolation = env.CALC_ISOLATION?.trim() || 'thread';
   if (isolation !== 'thread' && isolation !== 'worker') problems.push('CALC_ISOLATION must be thread or worker');
+  // Unset or 0: this process serves alone; `auto`: one worker per core.
+  const processes = env.WEB_CONCURRENCY?.trim() ?? '';
+  let webConcurrency = DEFAULT_CONFIG.webConcurrency;
+  if (processes === 'auto') webConcurrency = availableParallelism();
+  else if (/^\d+$/.test(processes) && Number(processes) <= 256) webConcurrency = Math.max(1, Number(processes));
+  else if (processes !== '') problems.push('WEB_CONCURRENCY must be auto or a whole number from 0 to 256');
   const trustProxyHops = integer('TRUST_PROXY', DEFAULT_CONFIG.trustProxyHops, 0, 16);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
@@ -148,6 +158,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     port: integer('PORT', DEFAULT_CONFIG.port, 0, 65535),
     rateLimitMax: integer('RATE_LIMIT_MAX', DEFAULT_CONFIG.rateLimitMax, 0, 1_000_000),
     rateLimitWindowSeconds: integer('RATE_LIMIT_WINDOW_S', DEFAULT_CONFIG.rateLimitWindowSeconds, 1, 86_400),
+    webConcurrency,
     redisUrl,
     rateLimitStoreTimeoutMs: integer('RATE_LIMIT_STORE_TIMEOUT_MS', DEFAULT_CONFIG.rateLimitStoreTimeoutMs, 1, 60_000),
     calcConcurrency: integer('CALC_CONCURRENCY', DEFAULT_CONFIG.calcConcurrency, 1, 256),

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdminServer, type Readiness } from './admin.ts';
@@ -7,6 +8,7 @@ import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { makeDrainable } from './drain.ts';
+import { runPrimary, shareWorkerMetrics } from './fleet.ts';
 import { configuredRateLimiter } from './limits/rate-limit.ts';
 import { createListeningServer } from './listen.ts';
 import { createLogger, describeError } from './logger.ts';
@@ -14,14 +16,23 @@ import { createMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode } from './signals.ts';
 import { loadServingDefaults, resolveServing } from './serving.ts';
 
-const logger = createLogger();
+// In a fleet every line says which worker wrote it, request lines included.
+const logger = cluster.isWorker ? createLogger().child({ worker: cluster.worker!.id }) : createLogger();
 
-/** Starts the service: configuration, admin listener, packs and the tax years served, docs, calculation places, then the socket. */
+/**
+ * Starts the service: configuration, admin listener, packs and the tax years served, docs,
+ * calculation places, then the socket. With WEB_CONCURRENCY above 1 this process becomes the
+ * primary of a fleet of workers, each of which starts the service here (the primary keeps the
+ * admin listener).
+ */
 async function main(): Promise<void> {
   const config = readConfig(process.env);
+  if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config, logger, listen);
+  const inFleet = cluster.isWorker;
   const metrics = createMetrics({ processMetrics: true });
+  if (inFleet) shareWorkerMetrics(metrics, cluster.worker!.id);
   let readiness: Readiness = 'starting';
-  if (config.adminPort !== undefined) {
+  if (config.adminPort !== undefined && !inFleet) {
     const admin = createAdminServer({ metrics, readiness: () => readiness });
     await listen(admin, config.adminPort, config.adminHost, 'admin-listening');
   }
@@ -36,7 +47,7 @@ async function main(): Promise<void> {
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
       : createInlineRunner(catalog, config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
-  const rateLimiter = await configuredRateLimiter(config, { inFleet: false, report: (event) => logger.info(event) });
+  const rateLimiter = await configuredRateLimiter(config, { inFleet, report: (event) => logger.info(event) });
   const app = createApp({
     catalog,
     defaultTaxYear,
@@ -50,7 +61,8 @@ async function main(): Promise<void> {
   });
   const server = createListeningServer(app.callback(), config);
   const drainable = makeDrainable(server);
-  await listen(server, config.port, config.host, 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
+  // A fleet's primary says `listening` once all its workers are.
+  await listen(server, config.port, config.host, inFleet ? 'worker-ready' : 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
   readiness = 'ready';
 
   onStopSignals({
