@@ -153,7 +153,7 @@ const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(
 /** The compiled service, `node dist/server.js` as `npm start` runs it, with PORT and RATE_LIMIT_MAX=0 (node flags for profiling). */
 async function startService(name: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; port: number; log: string }> {
   const port = await freePort();
-  const { child, log } = startNode(name, [...START_FLAGS, ...nodeFlags, serverFile ?? 'dist/server.js'], { PORT: String(port), RATE_LIMIT_MAX: '0', ...env });
+  const { child, log } = startNode(name, [...START_FLAGS, ...nodeFlags, serverFile ?? 'dist/server.js'], { PORT: String(port), RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
   await ready(child, port, log);
   return { child, port, log };
 }

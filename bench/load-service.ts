@@ -28,13 +28,14 @@ export interface RunningService {
 
 /**
  * Starts the service through `load-server.ts` under `--expose-gc`, on an ephemeral loopback port with
- * rate limiting off unless `env` says otherwise, and resolves once it prints that it is listening.
+ * rate limiting and load shedding off unless `env` says otherwise (the levels measure capacity, not
+ * refusals), and resolves once it prints that it is listening.
  */
 export function startService(env: Record<string, string> = {}, bootTimeoutMs = 60_000): Promise<RunningService> {
   const child = fork(WRAPPER, [], {
     cwd: PROJECT_ROOT,
     execArgv: ['--expose-gc', '--import', 'tsx'],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '0', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let stderr = '';
