@@ -86,7 +86,7 @@ test('addresses in one IPv6 /64 share one allowance; the key is never logged or 
     assert.equal(statuses, [200, 200, 429, 429, 429]);
     assert.is((await send(server.url, '2001:db8:0:2::1')).status, 200);
     const seen = JSON.stringify(server.logs) + bodies.join('');
-    assert.not.match(seen, /2001|db8|::\/64/);
+    assert.not.match(seen, /2001:db8|::\/64/);
   } finally {
     await server.close();
   }
