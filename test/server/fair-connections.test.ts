@@ -93,7 +93,15 @@ async function probeUntil(port: number, done: Promise<unknown>): Promise<Awaited
   return probes;
 }
 
-const READER_PLAN = { localAddress: '127.0.0.1', refreshMs: 4000, largePath: '/api/docs/assets/swagger-ui-bundle.js' };
+const READER_PLAN = { localAddress: '127.0.0.1', refreshMs: 4000 };
+
+/** Where the viewer's 1.7 MB bundle is served (its name carries a hash of its content), read from the viewer's page. */
+async function bundlePath(url: string): Promise<string> {
+  const page = await (await fetch(`${url}/api/docs`)).text();
+  const path = /src="(\/api\/docs\/assets\/swagger-ui-bundle[^"]*\.js)"/.exec(page)?.[1];
+  assert.ok(path, 'the viewer page names no bundle');
+  return path;
+}
 
 test('one address holding 1,100 connections cannot stop another address from being served within a second', async () => {
   const server = await startTestServer({ config: { maxConnectionsPerClient: PER_CLIENT } });
@@ -104,6 +112,7 @@ test('one address holding 1,100 connections cannot stop another address from bei
   try {
     const { outcome } = await attack({
       ...READER_PLAN,
+      largePath: await bundlePath(server.url),
       port,
       counts: { silent: 400, 'keep-alive': 400, 'slow-reader': 300 },
       attackMs: 5000,
@@ -145,6 +154,7 @@ test('a reader that stops reading is cut off when writing its answers takes long
     // Eight bundles at once are more than the kernel's socket buffers take, so the server's writes back up.
     const { outcome } = await attack({
       ...READER_PLAN,
+      largePath: await bundlePath(server.url),
       port: Number(new URL(server.url).port),
       counts: { silent: 0, 'keep-alive': 0, 'slow-reader': 4 },
       attackMs: writeTimeoutMs * 3,
