@@ -6,7 +6,7 @@ export { createCatalog, type Catalog } from './catalog/catalog.ts';
 export { calculatorEntry, calculatorFacts, factDescriptor, graphEdges, ruleDescriptor } from './catalog/descriptors.ts';
 export { factHelp } from './catalog/help.ts';
 export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
-export { object, ref, tagged, type JsonSchema } from './contract/schema-type.ts';
+export { object, ref, tagged, type JsonSchema, type SchemaType } from './contract/schema-type.ts';
 export { CONTRACT_SCHEMAS, type CalculatorEntry, type FactDescriptor, type FactHelp, type ParameterTrace, type RuleDescriptor, type TraceNode } from './contract/shapes.ts';
 export { readServingDefaults, SERVING_FILE, type ServingDefaults } from './load/serving.ts';
 export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';

@@ -1,60 +1,23 @@
-import type { FactHelp, InputIssue } from '../engine/index.ts';
+import type { InputIssue } from '../engine/index.ts';
 import { CALCULATOR_ID_PATTERN_SOURCE } from './calculator-id.ts';
+import { FIXED_ERRORS, type ErrorBody, type ErrorTag, type FixedErrorTag } from './openapi/error-schemas.ts';
 
-/** The fixed-text errors of the contract: tag, status, code, retry advice and message. */
-const FIXED = {
-  CalculatorOperationTimedOut: {
-    status: 504,
-    code: 'calculation-timeout',
-    retry: 'try-again-manually',
-    message: 'The calculation could not finish within five seconds. Try again when you are ready.',
-  },
-  CalculatorRequestBodyTimedOut: {
-    status: 408,
-    code: 'request-timeout',
-    retry: 'try-again-manually',
-    message: 'The request could not be read within five seconds. Try again when you are ready.',
-  },
-  CalculatorRequestBodyTooLarge: {
-    status: 413,
-    code: 'request-too-large',
-    retry: 'reduce-request',
-    message: 'This request is too large. Reduce it to 64 KiB or less and try again.',
-  },
-  CalculatorRateLimited: {
-    status: 429,
-    code: 'rate-limited',
-    retry: 'wait-then-try-manually',
-    message: 'Too many calculations were sent. Wait a minute before trying again.',
-  },
-  CalculatorAdmissionUnavailable: {
-    status: 503,
-    code: 'calculation-admission-unavailable',
-    retry: 'try-again-manually',
-    message: 'The calculation could not be started. Try again when you are ready.',
-  },
-  CalculatorCapacityExceeded: {
-    status: 503,
-    code: 'calculation-capacity',
-    retry: 'try-again-manually',
-    message: 'The calculators are busy. Try again when you are ready.',
-  },
-} as const;
+type Body<Tag extends ErrorTag> = ErrorBody<Tag>;
 
-export type FixedErrorTag = keyof typeof FIXED;
-
-/** Every error the API can answer with, as data. */
+/**
+ * Every error the API can answer with, as data: the fields of its body that the thrower knows, in
+ * their body's types, plus what shapes the rest (the input issues, the near miss, the allowed methods).
+ */
 export type ApiError =
   | { _tag: FixedErrorTag }
-  | { _tag: 'CalculationError'; message: string; cause: unknown }
-  | { _tag: 'CalculatorInputDecodeError'; issues: InputIssue[]; calculatorId?: string | null; help?: FactHelp[] | null }
-  | { _tag: 'UnsupportedCalculatorError'; requestedCalculator: string }
-  | { _tag: 'UnsupportedCalculatorContextError'; requestedCalculator: string; context: { jurisdiction?: string | null; taxYear?: string | null } }
-  | { _tag: 'DocsPageUnavailable' }
-  | { _tag: 'DocsSearchUnavailable' }
-  | { _tag: 'DocsQueryInvalid'; message: string }
-  | { _tag: 'RouteNotFound'; near?: 'trailing-slash' | 'empty-segment' | undefined }
-  | { _tag: 'MethodNotAllowed'; allow: string[] };
+  | Body<'CalculationError'>
+  | (Pick<Body<'CalculatorInputDecodeError'>, '_tag' | 'calculatorId' | 'help'> & { issues: InputIssue[] })
+  | Pick<Body<'UnsupportedCalculatorError'>, '_tag' | 'requestedCalculator'>
+  | Pick<Body<'UnsupportedCalculatorContextError'>, '_tag' | 'requestedCalculator' | 'context'>
+  | Pick<Body<'DocsPageUnavailable' | 'DocsSearchUnavailable'>, '_tag'>
+  | Body<'DocsQueryInvalid'>
+  | (Pick<Body<'RouteNotFound'>, '_tag'> & { near?: Exclude<keyof typeof NEAR_MISS, 'none'> | undefined })
+  | (Pick<Body<'MethodNotAllowed'>, '_tag'> & { allow: string[] });
 
 /**
  * An error on its way to the client; thrown anywhere in a request, answered in one place. Not an
@@ -65,9 +28,12 @@ export class ApiProblem {
   constructor(readonly error: ApiError) {}
 }
 
+/** The body of an error answer, bare or wrapped as `{error}`. */
+export type ErrorAnswerBody = Body<ApiError['_tag']> | { error: Body<ApiError['_tag']> };
+
 export interface ErrorResponse {
   status: number;
-  body: unknown;
+  body: ErrorAnswerBody;
   headers: Record<string, string>;
 }
 
@@ -79,13 +45,13 @@ const NEAR_MISS = {
 } as const;
 
 /** Calculator errors travel wrapped as `{error}`; documentation and routing errors travel bare. */
-const UNWRAPPED = new Set(['DocsPageUnavailable', 'DocsSearchUnavailable', 'DocsQueryInvalid', 'RouteNotFound', 'MethodNotAllowed']);
+const UNWRAPPED: ReadonlySet<ErrorTag> = new Set<ErrorTag>(['DocsPageUnavailable', 'DocsSearchUnavailable', 'DocsQueryInvalid', 'RouteNotFound', 'MethodNotAllowed']);
 
 /** Maps an API error to its status, body and headers: the only place that knows that mapping. */
 export function errorResponse(error: ApiError): ErrorResponse {
   const headers: Record<string, string> = {};
   let status: number;
-  let body: Record<string, unknown>;
+  let body: Body<ApiError['_tag']>;
   switch (error._tag) {
     case 'CalculationError':
       status = 400;
@@ -138,9 +104,10 @@ export function errorResponse(error: ApiError): ErrorResponse {
       body = { _tag: error._tag, message: `This route does not accept this method. Allowed: ${error.allow.join(', ')}.` };
       break;
     default: {
-      const fixed = FIXED[error._tag];
+      const fixed = FIXED_ERRORS[error._tag];
       status = fixed.status;
-      body = { _tag: error._tag, code: fixed.code, message: fixed.message, retry: fixed.retry };
+      // The compiler cannot pair a tag with its own row's code; the schema is derived from that row.
+      body = { _tag: error._tag, code: fixed.code, message: fixed.message, retry: fixed.retry } as Body<FixedErrorTag>;
       if (error._tag === 'CalculatorRateLimited') headers['retry-after'] = '60';
     }
   }

@@ -1,6 +1,7 @@
 import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
+import { ERROR_SCHEMAS } from './error-schemas.ts';
 import { calculatorPairSchemas, calculatorsById, requestSchemaName, responseSchemaName } from './calculator-pairs.ts';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -128,40 +129,10 @@ function mergeConsts(existing: JsonSchema, next: JsonSchema): JsonSchema {
 }
 
 function errorSchemas(values: CatalogValues): Record<string, JsonSchema> {
-  const fixed = (tag: string, code: string, retry: string, description: string): JsonSchema => ({
-    ...tagged(tag, { code: { const: code }, message: { type: 'string' }, retry: { const: retry } }),
-    description,
-  });
   const schemas: Record<string, JsonSchema> = {
-    CalculatorOperationTimedOut: fixed('CalculatorOperationTimedOut', 'calculation-timeout', 'try-again-manually', 'The operation could not finish within five seconds.'),
-    CalculatorRequestBodyTimedOut: fixed('CalculatorRequestBodyTimedOut', 'request-timeout', 'try-again-manually', 'The request body was not received within five seconds.'),
-    CalculatorRequestBodyTooLarge: fixed('CalculatorRequestBodyTooLarge', 'request-too-large', 'reduce-request', 'The request body is over 64 KiB.'),
-    CalculatorRateLimited: fixed('CalculatorRateLimited', 'rate-limited', 'wait-then-try-manually', 'Too many calculations from this client; wait a minute.'),
-    CalculatorAdmissionUnavailable: fixed('CalculatorAdmissionUnavailable', 'calculation-admission-unavailable', 'try-again-manually', 'The calculation could not be admitted.'),
-    CalculatorCapacityExceeded: fixed('CalculatorCapacityExceeded', 'calculation-capacity', 'try-again-manually', 'Every calculation place is busy.'),
-    CalculationError: tagged('CalculationError', { message: { type: 'string' }, cause: { description: 'A structured, safe reason (rule id, parameter id).' } }, ['message']),
-    CalculatorInputIssue: tagged('CalculatorInputIssue', { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } }),
-    CalculatorInputDecodeError: tagged(
-      'CalculatorInputDecodeError',
-      {
-        issues: { type: 'array', items: ref('CalculatorInputIssue') },
-        message: { type: 'string' },
-        calculatorId: { enum: [...values.calculatorIds, null] },
-        help: { oneOf: [{ type: 'array', items: ref('FactHelp') }, { type: 'null' }] },
-      },
-      ['issues', 'message'],
-    ),
-    UnsupportedCalculatorError: tagged('UnsupportedCalculatorError', { message: { type: 'string' }, requestedCalculator: { type: 'string' } }),
-    UnsupportedCalculatorContextError: tagged('UnsupportedCalculatorContextError', {
-      context: object({ jurisdiction: { type: ['string', 'null'] }, taxYear: { type: ['string', 'null'] } }, []),
-      message: { type: 'string' },
-      requestedCalculator: { enum: values.calculatorIds },
-    }),
-    DocsPageUnavailable: tagged('DocsPageUnavailable', { message: { type: 'string' } }),
-    DocsSearchUnavailable: tagged('DocsSearchUnavailable', { message: { type: 'string' } }),
-    DocsQueryInvalid: tagged('DocsQueryInvalid', { message: { type: 'string' } }),
-    RouteNotFound: tagged('RouteNotFound', { message: { type: 'string' } }),
-    MethodNotAllowed: tagged('MethodNotAllowed', { message: { type: 'string' } }),
+    ...ERROR_SCHEMAS,
+    CalculatorInputDecodeError: narrowed(ERROR_SCHEMAS.CalculatorInputDecodeError, { calculatorId: { enum: [...values.calculatorIds, null] } }),
+    UnsupportedCalculatorContextError: narrowed(ERROR_SCHEMAS.UnsupportedCalculatorContextError, { requestedCalculator: { enum: values.calculatorIds } }),
   };
   const wrap = (names: string[]): JsonSchema => object({ error: names.length === 1 ? ref(names[0]!) : tagUnion(names) });
   schemas.BadRequestError = wrap(['CalculationError', 'CalculatorInputDecodeError', 'UnsupportedCalculatorError', 'UnsupportedCalculatorContextError']);
