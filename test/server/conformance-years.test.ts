@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { money, payFacts } from '../helpers/packs.ts';
+import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
+
+// What TAX_YEARS=all promises over HTTP: every published case of every year the shipped packs serve,
+// answered to the cent through the calculate route with the year's taxYear, and the default year's
+// cases, asked without a taxYear, answered exactly as plain `npm start` answers them. Expected
+// figures come only from the conformance files (copies of the shared set, indexed by years.json), so
+// a new year's packs need their files and an entry there, and no edit here.
+
+interface Sample {
+  grossCents: number;
+  period: string;
+  taxFreeThresholdClaimed: boolean;
+  withheldCents: number;
+}
+interface PayJourney extends Sample {
+  name: string;
+  netCents: number;
+}
+interface AnnualJourney {
+  name: string;
+  taxableIncomeCents: number;
+  incomeTax: number;
+  lito: number;
+  medicare: number;
+  rawLiability: number;
+  liability: number;
+}
+interface YearFiles {
+  journeys: string;
+  withholdingSamples: string;
+}
+
+/** One calculate request and what its answer must hold, each figure named for the failure message. */
+interface Case {
+  label: string;
+  calculatorId: string;
+  body: { facts: unknown; taxYear?: string };
+  expect: Record<string, number>;
+}
+
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/conformance/${name}`, import.meta.url), 'utf8')) as T;
+const index = fixture<{ years: Record<string, YearFiles> }>('years.json').years;
+const everyYear = servedPacks({ taxYears: 'all' });
+const plain = servedPacks();
+
+/** Every published case of a year, as requests naming that year (or none, for the default year). */
+function casesOf(year: string, files: YearFiles, taxYear: string | undefined): Case[] {
+  const samples = fixture<{ cases: Sample[] }>(files.withholdingSamples).cases;
+  const journeys = fixture<{ pay: PayJourney[]; annual: AnnualJourney[] }>(files.journeys);
+  const body = (facts: unknown) => (taxYear === undefined ? { facts } : { facts, taxYear });
+  const cases: Case[] = [];
+  for (const sample of samples) {
+    const facts = payFacts(sample.grossCents, sample.period, sample.taxFreeThresholdClaimed);
+    const label = `${year} sample ${sample.period} ${sample.grossCents} ${sample.taxFreeThresholdClaimed ? 'scale 2' : 'scale 1'}`;
+    cases.push({ label, calculatorId: 'au.pay.take-home', body: body(facts), expect: { 'report.withholdingsTotal': sample.withheldCents, 'report.netPay': sample.grossCents - sample.withheldCents } });
+    cases.push({ label, calculatorId: 'au.pay.withholdings', body: body(facts), expect: { 'report.total': sample.withheldCents } });
+  }
+  for (const journey of journeys.pay) {
+    const facts = payFacts(journey.grossCents, journey.period, journey.taxFreeThresholdClaimed);
+    const label = `${year} pay journey ${journey.name}`;
+    const withheld = { 'report.withholdingsTotal': journey.withheldCents, 'report.netPay': journey.netCents, 'report.grossPay': journey.grossCents };
+    cases.push({ label, calculatorId: 'au.pay.take-home', body: body(facts), expect: withheld });
+    cases.push({ label, calculatorId: 'au.pay.withholdings', body: body(facts), expect: { 'report.total': journey.withheldCents } });
+  }
+  for (const journey of journeys.annual) {
+    const expect = {
+      'report.taxableIncome': journey.taxableIncomeCents,
+      'component income-tax': journey.incomeTax,
+      'component low-income-tax-offset': journey.lito,
+      'component medicare-levy': journey.medicare,
+      'report.rawLiability': journey.rawLiability,
+      'report.liability': journey.liability,
+    };
+    cases.push({ label: `${year} annual journey ${journey.name}`, calculatorId: 'au.income-tax.annual', body: body({ taxableIncome: money(journey.taxableIncomeCents) }), expect });
+  }
+  return cases;
+}
+
+/** The cents a case names, read from an answer: a report field or a ledger component by id. */
+function centsAt(answer: any, figure: string): unknown {
+  if (figure.startsWith('component ')) {
+    const id = figure.slice('component '.length);
+    return answer.report.ledger?.components?.find((component: any) => component.id === id)?.amount?.cents;
+  }
+  const field = answer.report[figure.slice('report.'.length)];
+  return field?._tag === 'Money' ? field.cents : undefined;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** Sends every case, a few at a time (no more than the service has calculation places). */
+async function send(server: TestServer, cases: Case[], places: number): Promise<Answer[]> {
+  const answers: Answer[] = new Array(cases.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const at = next++;
+      const response = await calculate(server.url, cases[at]!.calculatorId, cases[at]!.body);
+      answers[at] = { status: response.status, text: await response.text() };
+    }
+  };
+  await Promise.all(Array.from({ length: places }, worker));
+  return answers;
+}
+
+/** Every way an answer differs from its case, so that one run names every wrong figure. */
+function mismatches(cases: Case[], answers: Answer[], year: string | undefined, rulePackVersionOf: (calculatorId: string) => string): string[] {
+  const wrong: string[] = [];
+  cases.forEach((item, at) => {
+    const { status, text } = answers[at]!;
+    if (status !== 200) return wrong.push(`${item.label} ${item.calculatorId}: status ${status} ${text.slice(0, 200)}`);
+    const answer = JSON.parse(text);
+    if (year !== undefined && answer.calculator?.context?.taxYear !== year) wrong.push(`${item.label} ${item.calculatorId}: answered for ${answer.calculator?.context?.taxYear}`);
+    // The withholdings ledger's shape carries no rulePackVersion; the other reports must name the year's pack.
+    if ('rulePackVersion' in answer.report || answer.report._tag !== 'PayWithholdingsLedger') {
+      if (answer.report.rulePackVersion !== rulePackVersionOf(item.calculatorId)) wrong.push(`${item.label} ${item.calculatorId}: rulePackVersion ${answer.report.rulePackVersion}`);
+    }
+    for (const [figure, cents] of Object.entries(item.expect)) {
+      const got = centsAt(answer, figure);
+      if (got !== cents) wrong.push(`${item.label} ${item.calculatorId}: ${figure} ${String(got)}, published ${cents}`);
+    }
+  });
+  return wrong;
+}
+
+const places = 8;
+let all: TestServer;
+let contract: TestServer;
+test.before(async () => {
+  const config = { calcConcurrency: places };
+  all = await startTestServer({ config, deps: { catalog: everyYear.catalog, defaultTaxYear: everyYear.defaultTaxYear } });
+  contract = await startTestServer({ config });
+});
+test.after(async () => {
+  await all.close();
+  await contract.close();
+});
+
+test('TAX_YEARS=all serves exactly the years the conformance files cover', () => {
+  const served = [...new Set(everyYear.catalog.plans.map((plan) => plan.context.taxYear))].sort();
+  assert.equal(served, Object.keys(index).sort());
+  assert.ok(served.includes(everyYear.defaultTaxYear!), 'the default year is served');
+});
+
+for (const [year, files] of Object.entries(index)) {
+  test(`${year}: every published sample and journey, asked for with taxYear ${year}, is answered to the cent`, async () => {
+    const cases = casesOf(year, files, year);
+    const rulePackVersionOf = (calculatorId: string) => everyYear.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
+    assert.equal(mismatches(cases, await send(all, cases, places), year, rulePackVersionOf), []);
+  });
+}
+
+test('without a taxYear, the default year is answered to the cent and byte for byte as plain npm start answers it', async () => {
+  const year = everyYear.defaultTaxYear!;
+  assert.is(plain.defaultTaxYear, year, 'plain npm start and TAX_YEARS=all share the default year');
+  const cases = casesOf(year, index[year]!, undefined);
+  const rulePackVersionOf = (calculatorId: string) => plain.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
+  const fromAll = await send(all, cases, places);
+  assert.equal(mismatches(cases, fromAll, year, rulePackVersionOf), []);
+  const fromContract = await send(contract, cases, places);
+  const differing = cases.filter((_, at) => fromAll[at]!.text !== fromContract[at]!.text).map((item) => `${item.label} ${item.calculatorId}`);
+  assert.equal(differing, []);
+});
+
+test('the comparison can fail: a wrong published figure or another year is noticed', async () => {
+  const [year, files] = Object.entries(index).find(([candidate]) => candidate !== everyYear.defaultTaxYear)!;
+  const [first] = casesOf(year, files, year);
+  const rulePackVersionOf = (calculatorId: string) => everyYear.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
+  const [answer] = await send(all, [first!], 1);
+  assert.equal(mismatches([first!], [answer!], year, rulePackVersionOf), []);
+  const figure = Object.keys(first!.expect)[0]!;
+  const offByOne = { ...first!, expect: { [figure]: first!.expect[figure]! + 1 } };
+  assert.is(mismatches([offByOne], [answer!], year, rulePackVersionOf).length, 1);
+  assert.is(mismatches([first!], [answer!], everyYear.defaultTaxYear, rulePackVersionOf).length, 1);
+});
+
+test.run();
