@@ -6,11 +6,13 @@ import {
   graphEdges,
   ruleDescriptor,
   type Catalog,
+  type CalculatorEntry,
   type CalculatorPlan,
   type FactDescriptor,
   type HelpMode,
   type RuleDescriptor,
 } from '../engine/index.ts';
+import type { MetadataShape } from './openapi/metadata-schemas.ts';
 
 /** Filters of the listing routes; a well-formed value that matches nothing gives an empty list. */
 export interface ListFilter {
@@ -19,19 +21,24 @@ export interface ListFilter {
   calculator?: string;
 }
 
+declare const holds: unique symbol;
+
+/** JSON text, typed by the value it was serialised from. */
+export type JsonText<Value> = string & { readonly [holds]?: Value };
+
 /**
- * The catalog's metadata as the API serves it: JSON text, or a value to serialise. Asynchronous so
- * that every calculator operation, metadata included, runs under the same time budget.
+ * The catalog's metadata as the API serves it, as JSON text typed by the schema of its answer.
+ * Asynchronous so that every calculator operation, metadata included, runs under the same time budget.
  */
 export interface MetadataSource {
-  jurisdictions(): Promise<unknown>;
-  taxYears(filter: ListFilter): Promise<unknown>;
-  calculators(filter: ListFilter): Promise<unknown>;
-  calculator(plan: CalculatorPlan): Promise<unknown>;
-  schema(plan: CalculatorPlan, help: HelpMode): Promise<unknown>;
-  graph(plan: CalculatorPlan): Promise<unknown>;
-  facts(filter: ListFilter): Promise<unknown>;
-  rules(filter: ListFilter): Promise<unknown>;
+  jurisdictions(): Promise<JsonText<MetadataShape<'JurisdictionList'>>>;
+  taxYears(filter: ListFilter): Promise<JsonText<MetadataShape<'TaxYearList'>>>;
+  calculators(filter: ListFilter): Promise<JsonText<MetadataShape<'CalculatorList'>>>;
+  calculator(plan: CalculatorPlan): Promise<JsonText<CalculatorEntry>>;
+  schema(plan: CalculatorPlan, help: HelpMode): Promise<JsonText<MetadataShape<'CalculatorSchema'>>>;
+  graph(plan: CalculatorPlan): Promise<JsonText<MetadataShape<'CalculatorGraph'>>>;
+  facts(filter: ListFilter): Promise<JsonText<MetadataShape<'FactList'>>>;
+  rules(filter: ListFilter): Promise<JsonText<MetadataShape<'RuleList'>>>;
 }
 
 /**
@@ -43,7 +50,7 @@ export interface MetadataSource {
 export function createMetadata(catalog: Catalog): MetadataSource {
   const plans = catalog.plans;
   const answers = new Map<string, string>();
-  const once = (key: string, make: () => unknown): string => {
+  const once = <Value>(key: string, make: () => Value): JsonText<Value> => {
     let found = answers.get(key);
     if (found === undefined) {
       found = JSON.stringify(make());
@@ -69,7 +76,7 @@ export function createMetadata(catalog: Catalog): MetadataSource {
 
   return {
     jurisdictions: async () =>
-      once('jurisdictions', () => ({
+      once<MetadataShape<'JurisdictionList'>>('jurisdictions', () => ({
         jurisdictions: uniqueBy(
           plans.map((plan) => ({ code: plan.pack.jurisdiction.code, title: plan.pack.jurisdiction.title })),
           (entry) => entry.code,
@@ -77,7 +84,7 @@ export function createMetadata(catalog: Catalog): MetadataSource {
       })),
     taxYears: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('taxYears', selected), () => ({
+      return once<MetadataShape<'TaxYearList'>>(keyOf('taxYears', selected), () => ({
         taxYears: uniqueBy(
           selected.map((plan) => ({ jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear })),
           (entry) => `${entry.jurisdiction}|${entry.taxYear}`,
@@ -86,10 +93,10 @@ export function createMetadata(catalog: Catalog): MetadataSource {
     },
     calculators: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('calculators', selected), () => ({ calculators: selected.map((plan) => entries.get(plan)!) }));
+      return once<MetadataShape<'CalculatorList'>>(keyOf('calculators', selected), () => ({ calculators: selected.map((plan) => entries.get(plan)!) }));
     },
     calculator: async (plan) => once(keyOf('calculator', [plan]), () => entries.get(plan)!),
-    schema: async (plan, help) => once(keyOf('schema', [plan], help), () => {
+    schema: async (plan, help) => once<MetadataShape<'CalculatorSchema'>>(keyOf('schema', [plan], help), () => {
       const helpItems = factHelp(plan, help);
       const inputFacts = factsOf.get(plan)!.slice(0, plan.inputFacts.length).map((fact, index): FactDescriptor => {
         const question = helpItems?.[index]?.question;
@@ -104,7 +111,7 @@ export function createMetadata(catalog: Catalog): MetadataSource {
       };
     }),
     graph: async (plan) =>
-      once(keyOf('graph', [plan]), () => ({
+      once<MetadataShape<'CalculatorGraph'>>(keyOf('graph', [plan]), () => ({
         calculator: entries.get(plan)!,
         edges: graphEdges(plan),
         facts: factsOf.get(plan)!,
@@ -114,11 +121,11 @@ export function createMetadata(catalog: Catalog): MetadataSource {
       })),
     facts: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('facts', selected), () => ({ facts: uniqueBy(selected.flatMap((plan) => factsOf.get(plan)!), (fact) => JSON.stringify(fact)) }));
+      return once<MetadataShape<'FactList'>>(keyOf('facts', selected), () => ({ facts: uniqueBy(selected.flatMap((plan) => factsOf.get(plan)!), (fact) => JSON.stringify(fact)) }));
     },
     rules: async (filter) => {
       const selected = matching(filter);
-      return once(keyOf('rules', selected), () => ({ rules: uniqueBy(selected.flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => JSON.stringify(rule)) }));
+      return once<MetadataShape<'RuleList'>>(keyOf('rules', selected), () => ({ rules: uniqueBy(selected.flatMap((plan): RuleDescriptor[] => rulesOf.get(plan)!), (rule) => JSON.stringify(rule)) }));
     },
   };
 }

@@ -2,6 +2,7 @@ import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../doc
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
 import { ERROR_SCHEMAS } from './error-schemas.ts';
+import { METADATA_SCHEMAS } from './metadata-schemas.ts';
 import { calculatorPairSchemas, calculatorsById, requestSchemaName, responseSchemaName } from './calculator-pairs.ts';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -105,7 +106,7 @@ export function componentSchemas(catalog: Catalog, values: CatalogValues): Recor
   };
   Object.assign(schemas, pairs);
 
-  Object.assign(schemas, errorSchemas(values), docsSchemas(), metadataResponses());
+  Object.assign(schemas, errorSchemas(values), docsSchemas(), METADATA_SCHEMAS);
   return schemas;
 }
 
@@ -166,30 +167,5 @@ function docsSchemas(): Record<string, JsonSchema> {
     }),
     SearchResult: object({ description: text, excerpt: { type: 'string', maxLength: 240 }, path: text, title: text }),
     SearchResults: { type: 'array', maxItems: 20, items: ref('SearchResult') },
-  };
-}
-
-function metadataResponses(): Record<string, JsonSchema> {
-  return {
-    Health: object({ service: { const: 'tax-rules-api' }, status: { const: 'ok' } }),
-    JurisdictionList: object({ jurisdictions: { type: 'array', items: object({ code: { type: 'string' }, title: { type: 'string' } }) } }),
-    TaxYearList: object({ taxYears: { type: 'array', items: object({ jurisdiction: { type: 'string' }, taxYear: { type: 'string' } }) } }),
-    CalculatorList: object({ calculators: { type: 'array', items: ref('CalculatorEntry') } }),
-    FactList: object({ facts: { type: 'array', items: ref('FactDescriptor') } }),
-    RuleList: object({ rules: { type: 'array', items: ref('RuleDescriptor') } }),
-    CalculatorSchema: object({
-      calculator: ref('CalculatorEntry'),
-      inputFacts: { type: 'array', items: ref('FactDescriptor') },
-      outputFacts: { type: 'array', items: ref('FactDescriptor') },
-      reportSchemaName: { type: 'string' },
-      rules: { type: 'array', items: ref('RuleDescriptor') },
-    }),
-    CalculatorGraph: object({
-      calculator: ref('CalculatorEntry'),
-      edges: { type: 'array', items: ref('GraphEdge') },
-      facts: { type: 'array', items: ref('FactDescriptor') },
-      rules: { type: 'array', items: ref('RuleDescriptor') },
-      validationIssues: { type: 'array', items: ref('GraphValidationIssue') },
-    }),
   };
 }

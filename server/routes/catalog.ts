@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { ListFilter } from '../metadata.ts';
+import type { MetadataShape } from '../openapi/metadata-schemas.ts';
 import { checkedQuery } from '../query.ts';
 import type { OperationHandlers } from './operations.ts';
 import { sendJson, withinBudget } from './respond.ts';
@@ -25,7 +26,7 @@ export function catalogHandlers(services: Services): OperationHandlers {
   const calculators = filterOf('listCalculators');
   const facts = filterOf('listFacts');
   const rules = filterOf('listRules');
-  const health = JSON.stringify({ service: 'tax-rules-api', status: 'ok' });
+  const health = JSON.stringify({ service: 'tax-rules-api', status: 'ok' } satisfies MetadataShape<'Health'>);
 
   return {
     getHealth: (ctx: AppContext) => {
