@@ -1,6 +1,20 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ServiceConfig } from './config.ts';
 import { limitConnections } from './limits/connections.ts';
+
+/** Counts an answer given below the application: by the HTTP parser's deadlines, or by the connection gate. */
+export type LimitAnswerCounter = (status: number, kind: string) => void;
+
+/**
+ * What Node itself answers to a request it cannot hand to the application, as its default handler
+ * does; answered here so that the deadline's 408 is counted with the service's other limit answers.
+ */
+const PARSER_ANSWERS: Record<string, { status: number; kind: string; bytes: Buffer }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, kind: 'RequestTimeout', bytes: Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n') },
+  HPE_HEADER_OVERFLOW: { status: 431, kind: 'HeaderFieldsTooLarge', bytes: Buffer.from('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n') },
+};
+const BAD_REQUEST = { status: 400, kind: 'BadRequest', bytes: Buffer.from('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n') };
 
 /**
  * The HTTP server with bounds on what one client can hold: header size, time to send headers, idle
@@ -8,7 +22,7 @@ import { limitConnections } from './limits/connections.ts';
  * 5 s) in the calculate route, and writing the response its own time (see the app); the request as
  * a whole gets body time plus header time.
  */
-export function createListeningServer(listener: RequestListener, config: ServiceConfig): Server {
+export function createListeningServer(listener: RequestListener, config: ServiceConfig, countLimitAnswer: LimitAnswerCounter = () => undefined): Server {
   const server = createServer(
     {
       maxHeaderSize: config.maxHeaderBytes,
@@ -20,6 +34,15 @@ export function createListeningServer(listener: RequestListener, config: Service
     },
     listener,
   );
-  limitConnections(server, { total: config.maxConnections, perClient: config.maxConnectionsPerClient });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }) => {
+    // Only a connection on which nothing was answered yet can still take an answer; a reset cannot.
+    if (socket.writable && socket.bytesWritten === 0) {
+      const answer = PARSER_ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
+      socket.write(answer.bytes);
+      countLimitAnswer(answer.status, answer.kind);
+    }
+    socket.destroy();
+  });
+  limitConnections(server, { total: config.maxConnections, perClient: config.maxConnectionsPerClient, onRefuse: countLimitAnswer });
   return server;
 }

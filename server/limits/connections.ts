@@ -14,6 +14,8 @@ export interface ConnectionLimits {
   total: number;
   /** Connections from one client (one IPv4 address, one IPv6 /64); 0 for no limit. */
   perClient: number;
+  /** Told of every refusal answered, with its status and whether the server or the client's share was full. */
+  onRefuse?: (status: number, kind: string) => void;
 }
 
 /** What a gated server holds right now, for metrics and tests. */
@@ -37,9 +39,10 @@ export function connectionCounts(server: Server): ConnectionCounts | undefined {
 const REFUSAL = (() => {
   const { status, body } = errorResponse({ _tag: 'CalculatorCapacityExceeded' });
   const text = JSON.stringify(body);
-  return Buffer.from(
+  const bytes = Buffer.from(
     `HTTP/1.1 ${status} Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
   );
+  return { status, bytes };
 })();
 
 /**
@@ -57,7 +60,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   let refusing = 0;
   let lastEviction = -Infinity;
 
-  const refuse = (socket: Socket) => {
+  const refuse = (socket: Socket, kind: 'ConnectionsFull' | 'ClientConnectionsFull') => {
     socket.on('error', () => undefined);
     // A flood of refusals must not itself exhaust the process: past this many at once, a plain close.
     if (refusing >= limits.total) {
@@ -70,8 +73,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       refusing--;
       clearTimeout(timer);
     });
-    socket.end(REFUSAL);
+    socket.end(REFUSAL.bytes);
     socket.resume();
+    limits.onRefuse?.(REFUSAL.status, kind);
   };
 
   server.on('connection', (socket: Socket) => {
@@ -83,11 +87,11 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
         lastEviction = now;
         server.closeIdleConnections();
       }
-      refuse(socket);
+      refuse(socket, 'ConnectionsFull');
       return;
     }
     if (limits.perClient > 0 && byClient >= limits.perClient) {
-      refuse(socket);
+      refuse(socket, 'ClientConnectionsFull');
       return;
     }
     held++;

@@ -2,9 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAdminServer, type Readiness } from '../../server/admin.ts';
+import { connectionCounts } from '../../server/limits/connections.ts';
 import { createMetrics } from '../../server/metrics.ts';
 import { money } from '../helpers/packs.ts';
 import { calculate, startTestServer } from './helpers.ts';
+import { rawRequest } from './raw-http.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -78,6 +80,28 @@ test('metrics count requests by route template and status, calculations by calcu
     // Unknown calculators are not labels: an attacker cannot grow the label set.
     await calculate(service.url, 'zz.not-a-calculator', { facts: {} });
     assert.not.match(await metrics.registry.metrics(), /zz\.not-a-calculator/);
+  } finally {
+    await service.close();
+  }
+});
+
+test('answers given below the application are counted too: the 408 of the header deadline and the 503 of a refused connection', async () => {
+  const metrics = createMetrics();
+  const service = await startTestServer({ config: { headersTimeoutMs: 200, maxConnectionsPerClient: 1 }, deps: { metrics } });
+  const count = async (labels: string) => Number(new RegExp(`^http_limit_responses_total\\{${labels}\\} (\\d+)$`, 'm').exec(await metrics.registry.metrics())?.[1] ?? 0);
+  try {
+    // Headers that never end: Node's deadline answers, and the answer is counted as a limit's.
+    const slow = rawRequest(service.url, 'GET /api/v1/calculators HTTP/1.1\r\nhost: x\r\n');
+    const timedOut = await slow.response;
+    assert.is(timedOut.status, 408);
+    assert.is(await count('status="408",kind="RequestTimeout"'), 1);
+    // One connection held; a second one from the same address is over its share.
+    const held = rawRequest(service.url, 'GET /api/v1/calculators HTTP/1.1\r\nhost: x\r\n');
+    while ((connectionCounts(service.server)?.held() ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = await rawRequest(service.url, 'GET /api/v1/calculators HTTP/1.1\r\nhost: x\r\n\r\n').response;
+    assert.is(refused.status, 503);
+    assert.is(await count('status="503",kind="ClientConnectionsFull"'), 1);
+    held.socket.destroy();
   } finally {
     await service.close();
   }
