@@ -20,6 +20,8 @@ export interface LevelPlan {
    * instead, which keeps every connection busy.
    */
   calcSlots?: number;
+  /** What each client sends next; the mixed traffic of `nextRequest` unless given. Not with `calcSlots`. */
+  traffic?: (random: () => number) => PlannedRequest;
 }
 
 /** What one level came to, from the client's side. */
@@ -40,7 +42,8 @@ export interface LevelOutcome {
   slowest: { kind: string; sentAtMs: number; latencyMs: number; reusedSocket: boolean; connectMs?: number } | undefined;
 }
 
-interface Answer {
+/** The answer to one request, as far as the bench reads it. */
+export interface Answer {
   status: number;
   tag?: string;
   /** False when the request had to open a new connection. */
@@ -50,7 +53,7 @@ interface Answer {
 }
 
 /** Sends one request over the agent; reads the body only when it is not a 200, to learn the error tag. */
-function send(agent: Agent, base: URL, planned: PlannedRequest, timeoutMs: number): Promise<Answer> {
+export function send(agent: Agent, base: URL, planned: PlannedRequest, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = {};
     if (planned.body !== undefined) {
@@ -92,6 +95,9 @@ function tagOf(text: string): string {
 
 /** Runs one level: every client sends, waits for the whole answer, and sends again until time or count runs out. */
 export async function runLevel(plan: LevelPlan): Promise<LevelOutcome> {
+  // Held-back clients fall back to the mixed traffic's other requests, which another mix may not have.
+  if (plan.traffic && plan.calcSlots !== undefined) throw new Error('a level with its own traffic cannot hold calculations back');
+  const traffic = plan.traffic ?? nextRequest;
   const base = new URL(plan.url);
   // One socket per client, kept alive, as a fleet of keep-alive clients would hold them.
   const agent = new Agent({ keepAlive: true, maxSockets: plan.concurrency, maxFreeSockets: plan.concurrency });
@@ -113,7 +119,7 @@ export async function runLevel(plan: LevelPlan): Promise<LevelOutcome> {
     const random = seededRandom(plan.seed * 1000 + index);
     while (issued < plan.maxRequests && performance.now() < deadline) {
       issued++;
-      let planned = nextRequest(random);
+      let planned = traffic(random);
       while (planned.calculation && calcsInFlight >= slots) planned = nextRequest(random);
       if (planned.calculation) {
         calculations++;

@@ -1,4 +1,5 @@
 import { quantile, type LevelOutcome } from './load-client.ts';
+import type { ProbeOutcome } from './load-probe.ts';
 import type { MemoryReading } from './load-service.ts';
 
 /** How much the server's heap may grow over a level before it counts as not returning (see `heapVerdict`). */
@@ -137,6 +138,151 @@ export function formatLevels(levels: readonly LevelReport[]): string {
     lines.push(`    server event-loop delay during the level: p99 ${level.serverLoopDelayMs.p99} ms, max ${level.serverLoopDelayMs.max} ms`);
     for (const [what, n] of Object.entries(level.refusals)) lines.push(`    ${what}: ${n}`);
     for (const note of level.notes) lines.push(`    note: ${note}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Refusals that are load shedding: a saturated service refuses calculations and new searches at once. */
+const SHED = /^.* -> 503 (CalculatorCapacityExceeded|DocsSearchUnavailable)$/;
+
+/** Calculation throughput of the service with a number of worker processes. */
+export interface ThroughputReport {
+  clients: number;
+  seconds: number;
+  calcOkPerSecond: number;
+  /** Calculations answered 200 per second against the first worker count measured in the same run. */
+  ratioToFirst: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  statuses: Record<string, number>;
+  refusals: Record<string, number>;
+}
+
+/** The light request's latency over one stretch of time. */
+export interface ProbeReport {
+  sent: number;
+  answered: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  statuses: Record<string, number>;
+  sendLagMaxMs: number;
+}
+
+/** A light request's latency while a flood saturates the service, against the same request on the idle service. */
+export interface SaturationReport {
+  floodClients: number;
+  seconds: number;
+  flood: { requests: number; ok: number; shed: number; other: number; calcOkPerSecond: number; refusals: Record<string, number> };
+  probe: { path: string; perSecond: number; idle: ProbeReport; saturated: ProbeReport; p99RatioToIdle: number };
+}
+
+/** One worker count's figures. */
+export interface WorkersReport {
+  workers: number;
+  throughput?: ThroughputReport;
+  saturation?: SaturationReport;
+  serviceExitCodes: (number | null)[];
+  verdict: 'PASS' | 'MISS';
+  notes: string[];
+}
+
+function latencySummary(sorted: ArrayLike<number>): { p50: number; p99: number; max: number } {
+  const values = Float64Array.from(sorted);
+  return { p50: round(quantile(values, 0.5), 2), p99: round(quantile(values, 0.99), 2), max: round(quantile(values, 1), 2) };
+}
+
+/** The throughput level's report; `firstCalcOkPerSecond` is the first worker count's figure (this one's when it is the first). */
+export function throughputReport(outcome: LevelOutcome, firstCalcOkPerSecond: number | undefined): ThroughputReport {
+  const calcOkPerSecond = outcome.calculationsOk / (outcome.elapsedMs / 1000);
+  return {
+    clients: outcome.concurrency,
+    seconds: round(outcome.elapsedMs / 1000, 2),
+    calcOkPerSecond: round(calcOkPerSecond, 0),
+    ratioToFirst: round(calcOkPerSecond / (firstCalcOkPerSecond ?? calcOkPerSecond), 2),
+    latencyMs: latencySummary(outcome.latencies),
+    statuses: outcome.statuses,
+    refusals: outcome.refusals,
+  };
+}
+
+export function probeReport(outcome: ProbeOutcome): ProbeReport {
+  return { sent: outcome.sent, answered: outcome.latencies.length, latencyMs: latencySummary(outcome.latencies), statuses: outcome.statuses, sendLagMaxMs: round(outcome.sendLagMaxMs, 1) };
+}
+
+/** The saturation stretch's report: what the flood got (answered, shed, anything else) and what the probe saw. */
+export function saturationReport(flood: LevelOutcome, idle: ProbeOutcome, saturated: ProbeOutcome, perSecond: number): SaturationReport {
+  const shed = Object.entries(flood.refusals).reduce((sum, [key, n]) => (SHED.test(key) ? sum + n : sum), 0);
+  const ok = flood.statuses['200'] ?? 0;
+  const idleReport = probeReport(idle);
+  const saturatedReport = probeReport(saturated);
+  return {
+    floodClients: flood.concurrency,
+    seconds: round(flood.elapsedMs / 1000, 2),
+    flood: { requests: flood.requests, ok, shed, other: flood.requests - ok - shed, calcOkPerSecond: round(flood.calculationsOk / (flood.elapsedMs / 1000), 0), refusals: flood.refusals },
+    probe: {
+      path: saturated.path,
+      perSecond,
+      idle: idleReport,
+      saturated: saturatedReport,
+      p99RatioToIdle: round(saturatedReport.latencyMs.p99 / Math.max(idleReport.latencyMs.p99, 0.01), 1),
+    },
+  };
+}
+
+/**
+ * PASS when every answer is one the contract allows for what was asked: calculations all 200 at
+ * the throughput level; under the flood, 200 or a 503 that sheds load, and every probe answered 200;
+ * and every service stopped cleanly. Latency has no threshold here: it is reported.
+ */
+export function workersReport(workers: number, parts: { throughput?: ThroughputReport; saturation?: SaturationReport; serviceExitCodes: (number | null)[] }): WorkersReport {
+  const notes: string[] = [];
+  const { throughput, saturation } = parts;
+  if (throughput && Object.keys(throughput.refusals).length > 0) notes.push(`throughput: not every calculation was answered 200: ${Object.keys(throughput.refusals).join('; ')}`);
+  if (saturation) {
+    if (saturation.flood.other > 0) notes.push(`flood: answers other than 200 or a 503 that sheds load: ${Object.keys(saturation.flood.refusals).filter((key) => !SHED.test(key)).join('; ')}`);
+    for (const [when, probe] of [['idle', saturation.probe.idle], ['saturated', saturation.probe.saturated]] as const) {
+      if (probe.answered !== probe.sent || (probe.statuses['200'] ?? 0) !== probe.sent) notes.push(`probe (${when}): not every request was answered 200`);
+    }
+    if (saturation.flood.shed === 0) notes.push('flood: nothing was shed; the flood did not saturate the service');
+  }
+  if (parts.serviceExitCodes.some((code) => code !== 0)) notes.push(`service exit codes after SIGTERM: ${parts.serviceExitCodes.join(', ')}`);
+  const miss = notes.some((note) => !note.startsWith('flood: nothing was shed'));
+  return { workers, ...parts, verdict: miss ? 'MISS' : 'PASS', notes };
+}
+
+const thousands = (n: number) => n.toLocaleString('en-AU');
+
+/** The worker-count runs as plain text: throughput first, then the light request under a flood. */
+export function formatWorkers(runs: readonly WorkersReport[]): string {
+  const lines: string[] = [];
+  const throughputs = runs.filter((run) => run.throughput);
+  if (throughputs.length > 0) {
+    lines.push('workers  clients  calculations 200/s  vs first   p50 ms   p99 ms   max ms  statuses');
+    for (const { workers, throughput: t } of throughputs) {
+      lines.push(
+        [
+          String(workers).padStart(7),
+          String(t!.clients).padStart(8),
+          thousands(t!.calcOkPerSecond).padStart(19),
+          `×${t!.ratioToFirst.toFixed(2)}`.padStart(9),
+          t!.latencyMs.p50.toFixed(2).padStart(8),
+          t!.latencyMs.p99.toFixed(2).padStart(8),
+          t!.latencyMs.max.toFixed(2).padStart(8),
+          ` ${Object.entries(t!.statuses).map(([status, n]) => `${status}×${n}`).join(', ')}`,
+        ].join(' '),
+      );
+    }
+  }
+  for (const run of runs) {
+    const s = run.saturation;
+    if (!s) continue;
+    const { idle, saturated } = s.probe;
+    lines.push(`workers ${run.workers}, ${s.floodClients} flood clients for ${s.seconds} s: ${thousands(s.flood.requests)} requests, ${thousands(s.flood.ok)} answered 200, ${thousands(s.flood.shed)} shed (503), ${s.flood.other} other; calculations answered 200: ${thousands(s.flood.calcOkPerSecond)}/s`);
+    lines.push(`    GET ${s.probe.path} at ${s.probe.perSecond}/s from another process: idle p50 ${idle.latencyMs.p50} ms, p99 ${idle.latencyMs.p99} ms (${idle.answered} answers);`);
+    lines.push(`    under the flood p50 ${saturated.latencyMs.p50} ms, p99 ${saturated.latencyMs.p99} ms, max ${saturated.latencyMs.max} ms (${saturated.answered}/${saturated.sent} answered, ${Object.entries(saturated.statuses).map(([status, n]) => `${status}×${n}`).join(', ')}); p99 ×${s.probe.p99RatioToIdle} idle; probe sent at most ${saturated.sendLagMaxMs} ms late`);
+    for (const [what, n] of Object.entries(s.flood.refusals)) lines.push(`    ${what}: ${n}`);
+  }
+  for (const run of runs) {
+    for (const note of run.notes) lines.push(`    note (workers ${run.workers}): ${note}`);
+    if (run.verdict === 'MISS') lines.push(`workers ${run.workers}: MISS`);
   }
   return `${lines.join('\n')}\n`;
 }

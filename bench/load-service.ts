@@ -29,13 +29,15 @@ export interface RunningService {
 /**
  * Starts the service through `load-server.ts` under `--expose-gc`, on an ephemeral loopback port with
  * rate limiting and load shedding off unless `env` says otherwise (the levels measure capacity, not
- * refusals), and resolves once it prints that it is listening.
+ * refusals; a variable set to undefined is left to the service's default), and resolves once it
+ * prints that it is listening. With `WEB_CONCURRENCY` above 1 the memory readings are the primary's.
  */
-export function startService(env: Record<string, string> = {}, bootTimeoutMs = 60_000): Promise<RunningService> {
+export function startService(env: Record<string, string | undefined> = {}, bootTimeoutMs = 60_000): Promise<RunningService> {
+  const merged: Record<string, string | undefined> = { ...process.env, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env };
   const child = fork(WRAPPER, [], {
     cwd: PROJECT_ROOT,
     execArgv: ['--expose-gc', '--import', 'tsx'],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let stderr = '';

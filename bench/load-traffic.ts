@@ -23,7 +23,8 @@ function cents(random: () => number, typical: number): number {
   return Math.floor(random() * typical);
 }
 
-function calculation(random: () => number): PlannedRequest {
+/** A calculation on one of the three calculators, with varied facts. */
+export function nextCalculation(random: () => number): PlannedRequest {
   const id = CALCULATORS[Math.floor(random() * CALCULATORS.length)]!;
   const facts =
     id === 'au.income-tax.annual'
@@ -55,7 +56,29 @@ function docsSearch(random: () => number): PlannedRequest {
  */
 export function nextRequest(random: () => number): PlannedRequest {
   const roll = random();
-  if (roll < 0.5) return calculation(random);
+  if (roll < 0.5) return nextCalculation(random);
   if (roll < 0.85) return metadata(random);
   return docsSearch(random);
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A search the service has not answered before, so its answer cache cannot help: eight one- or
+ * two-letter words (the most a query may have), each matching a large share of the index. These
+ * are the costliest requests a client can send for the least input.
+ */
+function freshSearch(random: () => number): PlannedRequest {
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 2) }, () => LETTERS[Math.floor(random() * LETTERS.length)]!).join('');
+  const term = Array.from({ length: 8 }, word).join(' ');
+  return { kind: 'GET docs search (new term)', method: 'GET', path: `/api/v1/docs/search?term=${encodeURIComponent(term)}`, calculation: false };
+}
+
+/**
+ * The flood that saturates the service: calculations and searches for new terms, half each. The
+ * searches keep the event loop busy long enough for the service to see itself saturated; the
+ * calculations are what it must then refuse at once.
+ */
+export function nextFloodRequest(random: () => number): PlannedRequest {
+  return random() < 0.5 ? nextCalculation(random) : freshSearch(random);
 }

@@ -2,11 +2,16 @@
  * Load bench: sustained mixed traffic (calculations on all three calculators, metadata, docs search)
  * from this process over loopback against the service running as its own process, at several
  * concurrency levels, with the server's heap read after a forced collection before and after each.
+ * Then, for each worker count (WEB_CONCURRENCY), the service's calculation throughput, and the
+ * latency of a light request sent from another process while a flood saturates the service.
  *
  *   npm run load                  table
  *   npm run load -- --json        JSON only
  *   options: --levels=1,10,50,200 --seconds=6 --max-requests=60000 --warmup-seconds=2
  *            --capacity-seconds=3 (0 skips the uncapped level) --seed=1 --strict (exit 1 on a MISS)
+ *            --workers=1,2 --throughput-clients=32 --throughput-seconds=5 --saturation-seconds=5
+ *            --flood-clients=200 --probe-path=/api/v1/calculators --probe-rate=50 --probe-idle-seconds=2
+ *            (--levels=none or --workers=none skips that part; a duration of 0 skips its part)
  *   CALC_CONCURRENCY=n npm run load   run the service with another pool size (default 8, the service's)
  *
  * The service is started through bench/load-server.ts under --expose-gc, with RATE_LIMIT_MAX=0. It
@@ -15,10 +20,18 @@
  * request instead) and every answer must be a 200. A last level of 200 clients that are not held
  * back shows the capacity refusals: there, and only there, calculations may get 503. Docs search may
  * 503 anywhere when the docs have no index; it is counted.
+ *
+ * The levels and the throughput runs have load shedding off (MAX_EVENT_LOOP_DELAY_MS=0): they measure
+ * capacity. The saturation runs have it as the service does by default (or as MAX_EVENT_LOOP_DELAY_MS
+ * says), since shedding is what keeps the light request quick; there the flood may get 503s that shed
+ * load, and the light request must always get 200.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { runLevel } from './load-client.ts';
-import { formatLevels, HEAP_TOLERANCE, levelReport, type LevelReport } from './load-report.ts';
-import { startService, type RunningService } from './load-service.ts';
+import { measureWorkers, type FleetPlan } from './load-fleet.ts';
+import { startProbeProcess } from './load-probe.ts';
+import { formatLevels, formatWorkers, HEAP_TOLERANCE, levelReport, type LevelReport, type WorkersReport } from './load-report.ts';
+import { startService, type MemoryReading, type RunningService } from './load-service.ts';
 
 function option(name: string, fallback: string): string {
   const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
@@ -33,17 +46,44 @@ function numberOption(name: string, fallback: number): number {
 
 const json = process.argv.includes('--json');
 const strict = process.argv.includes('--strict');
-const levels = option('levels', '1,10,50,200').split(',').map(Number);
-if (levels.some((level) => !Number.isInteger(level) || level < 1)) throw new Error('--levels must be whole numbers of at least 1, comma-separated');
+/** A comma-separated list of whole numbers of at least 1, or `none`. */
+function countsOption(name: string, fallback: string): number[] {
+  const text = option(name, fallback);
+  if (text === 'none') return [];
+  const counts = text.split(',').map(Number);
+  if (counts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--${name} must be whole numbers of at least 1, comma-separated, or none`);
+  return counts;
+}
+
+const levels = countsOption('levels', '1,10,50,200');
+const workerCounts = countsOption('workers', '1,2');
 const seconds = numberOption('seconds', 6);
 const maxRequests = numberOption('max-requests', 60_000);
 const warmupSeconds = numberOption('warmup-seconds', 2);
 const capacitySeconds = numberOption('capacity-seconds', 3);
 const seed = numberOption('seed', 1);
+const probePath = option('probe-path', '/api/v1/calculators');
+if (!probePath.startsWith('/')) throw new Error('--probe-path must be a path starting with /');
+const probePerSecond = numberOption('probe-rate', 50);
+if (probePerSecond <= 0) throw new Error('--probe-rate must be above 0');
 /** Clients of the level that is not held back to the pool: calculations beyond the places get 503 by contract. */
 const FLOOD = 200;
 // The service's own default pool: the levels measure the service as deployed.
 const POOL = Number(process.env.CALC_CONCURRENCY ?? 8);
+const fleetPlan: FleetPlan = {
+  pool: POOL,
+  warmupMs: warmupSeconds * 1000,
+  throughputClients: numberOption('throughput-clients', 32),
+  throughputMs: numberOption('throughput-seconds', 5) * 1000,
+  floodClients: numberOption('flood-clients', FLOOD),
+  saturationMs: numberOption('saturation-seconds', 5) * 1000,
+  probePath,
+  probePerSecond,
+  probeIdleMs: numberOption('probe-idle-seconds', 2) * 1000,
+  maxRequests,
+  seed,
+};
+if (fleetPlan.throughputClients < 1 || fleetPlan.floodClients < 1) throw new Error('--throughput-clients and --flood-clients must be at least 1');
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
 };
@@ -74,9 +114,9 @@ async function measuredLevel(
   return report;
 }
 
-async function main(): Promise<number> {
+/** The mixed-traffic levels on one service, then the uncapped level: reports, boot memory, exit code. */
+async function runLevels(): Promise<{ reports: LevelReport[]; boot: MemoryReading; exitCode: number | null }> {
   const reports: LevelReport[] = [];
-  const started = performance.now();
   say(`load: levels ${levels.join(', ')} for ${seconds} s or ${maxRequests} requests each, pool ${POOL}, clients holding at most ${POOL} calculations;`);
   say(`then ${FLOOD} clients not held back for ${capacitySeconds} s, where 503 for capacity is the contract`);
   say(formatLevels([]).trimEnd());
@@ -99,24 +139,64 @@ async function main(): Promise<number> {
   } finally {
     exitCode = await service.stop();
   }
+  return { reports, boot, exitCode };
+}
+
+/** Each worker count in turn, one service at a time, with one probe process for all of them. */
+async function runWorkers(): Promise<WorkersReport[]> {
+  const { throughputClients, throughputMs, floodClients, saturationMs } = fleetPlan;
+  say();
+  say(`workers ${workerCounts.join(', ')} (WEB_CONCURRENCY), pool ${POOL} each: ${throughputClients} clients sending calculations only for ${throughputMs / 1000} s, load shedding off;`);
+  say(`then, load shedding as configured, GET ${probePath} at ${probePerSecond}/s from another process, ${fleetPlan.probeIdleMs / 1000} s idle and ${saturationMs / 1000} s under ${floodClients} clients flooding calculations and new searches`);
+  const runs: WorkersReport[] = [];
+  const probe = await startProbeProcess();
+  try {
+    for (const workers of workerCounts) {
+      runs.push(await measureWorkers(workers, fleetPlan, probe, runs[0]?.throughput?.calcOkPerSecond));
+    }
+  } finally {
+    probe.close();
+  }
+  say(formatWorkers(runs).trimEnd());
+  return runs;
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const loadAverageBefore = loadavg();
+  say(`load average before: ${loadAverageBefore.map((load) => load.toFixed(2)).join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores`);
+  const levelsRun = levels.length > 0 ? await runLevels() : undefined;
+  const workers = workerCounts.length > 0 ? await runWorkers() : [];
+  const reports = levelsRun?.reports ?? [];
   const overall = reports.length > 0 ? { start: reports[0]!.memory.start.heapUsed, end: reports.at(-1)!.memory.end.heapUsed } : undefined;
 
   const overallRatio = overall ? overall.end / overall.start : 1;
-  const overallVerdict = overall && overall.end <= Math.max(overall.start * HEAP_TOLERANCE.ratio, overall.start + HEAP_TOLERANCE.bytes) ? 'PASS' : 'MISS';
-  const pass = reports.every((report) => report.statusVerdict === 'PASS' && report.heapVerdict === 'PASS') && overallVerdict === 'PASS' && exitCode === 0;
+  const overallVerdict = !overall || overall.end <= Math.max(overall.start * HEAP_TOLERANCE.ratio, overall.start + HEAP_TOLERANCE.bytes) ? 'PASS' : 'MISS';
+  const pass =
+    reports.every((report) => report.statusVerdict === 'PASS' && report.heapVerdict === 'PASS') &&
+    overallVerdict === 'PASS' &&
+    (levelsRun === undefined || levelsRun.exitCode === 0) &&
+    workers.every((run) => run.verdict === 'PASS');
   const summary = {
+    cores: availableParallelism(),
+    loadAverage: { before: loadAverageBefore, after: loadavg() },
     levels: reports,
-    bootMemory: boot,
+    bootMemory: levelsRun?.boot,
     heapAcrossLevels: overall ? { start: overall.start, end: overall.end, ratio: Math.round(overallRatio * 1000) / 1000, verdict: overallVerdict } : undefined,
     heapTolerance: HEAP_TOLERANCE,
-    serviceExitCode: exitCode,
+    serviceExitCode: levelsRun?.exitCode,
+    workers,
     seconds: Math.round((performance.now() - started) / 100) / 10,
     verdict: pass ? 'PASS' : 'MISS',
   };
   if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     if (overall) say(`heap across levels: ${(overall.start / 1048576).toFixed(1)} → ${(overall.end / 1048576).toFixed(1)} MiB (ratio ${overallRatio.toFixed(3)}; tolerance ×${HEAP_TOLERANCE.ratio} or +${HEAP_TOLERANCE.bytes / 1048576} MiB) ${overallVerdict}`);
-    say(`service exit code after SIGTERM: ${exitCode}; boot heap ${(boot.heapUsed / 1048576).toFixed(1)} MiB, rss ${(boot.rss / 1048576).toFixed(1)} MiB; ${summary.seconds} s in all`);
+    if (levelsRun) {
+      const { boot, exitCode } = levelsRun;
+      say(`service exit code after SIGTERM: ${exitCode}; boot heap ${(boot.heapUsed / 1048576).toFixed(1)} MiB, rss ${(boot.rss / 1048576).toFixed(1)} MiB`);
+    }
+    say(`load average after: ${summary.loadAverage.after.map((load) => load.toFixed(2)).join(', ')}; ${summary.seconds} s in all`);
     say(`${summary.verdict}`);
   }
   return strict && !pass ? 1 : 0;
