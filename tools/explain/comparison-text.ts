@@ -1,12 +1,18 @@
 import { dollars, dollarsOfCentsText, dollarsOfText } from '../lib/money.ts';
 import { renderValue } from '../lib/values.ts';
-import type { Comparison, Difference, ParameterValue, StepChange } from './comparison.ts';
+import type { Comparison, Difference, ParameterDifference, ParameterValue, StepChange } from './comparison.ts';
+
+/** The folders of the two packs compared, as the reader would give them to pack-diff. */
+export interface PackFolders {
+  old: string;
+  new: string;
+}
 
 /**
  * The comparison as text: a heading naming both contexts and packs, every figure in both with its
  * difference, then each step that differs, with what differs written old → new.
  */
-export function comparisonText(comparison: Comparison, calculatorTitle: string): string {
+export function comparisonText(comparison: Comparison, calculatorTitle: string, folders: PackFolders): string {
   const { old, new: now } = comparison;
   const name = (side: typeof old) => `${side.context.jurisdiction} ${side.context.taxYear}`;
   const lines = [
@@ -17,7 +23,7 @@ export function comparisonText(comparison: Comparison, calculatorTitle: string):
     ...figureTable(comparison, name(old), name(now)),
     '',
     `Steps that differ, ${name(old)} → ${name(now)}`,
-    ...(comparison.steps.length > 0 ? comparison.steps.flatMap(stepLines) : ['  none: every step read the same values and gave the same result']),
+    ...(comparison.steps.length > 0 ? comparison.steps.flatMap((step) => stepLines(step, folders)) : ['  none: every step read the same values and gave the same result']),
   ];
   if (comparison.unchangedSteps.length > 0) lines.push('', `Steps with the same inputs and result: ${comparison.unchangedSteps.join(', ')}`);
   return `${lines.join('\n')}\n`;
@@ -39,11 +45,11 @@ function figureTable(comparison: Comparison, oldName: string, newName: string): 
   return [line(header), ...indented.map(line)];
 }
 
-function stepLines(step: StepChange): string[] {
+function stepLines(step: StepChange, folders: PackFolders): string[] {
   const lines = [`● ${step.title}  [rule ${step.ruleId}]${step.ranIn === 'both' ? '' : ` (only in the ${step.ranIn} calculation)`}`];
   const field = (label: string, values: readonly string[]) => values.forEach((value, index) => lines.push(`  ${(index === 0 ? label : '').padEnd(16)}${value}`));
   if (step.facts.length > 0) field('facts', step.facts.map((fact) => `${fact.name} = ${valueText(fact.old)} → ${valueText(fact.new)}`));
-  if (step.parameters.length > 0) field('parameters', step.parameters.flatMap(parameterLines));
+  if (step.parameters.length > 0) field('parameters', step.parameters.flatMap((change) => parameterLines(change, folders)));
   if (step.intermediate.length > 0) {
     const text = (value: Difference<{ value: unknown; beforeRounding: string | null }>['old']) =>
       value === null ? '(none)' : `${renderValue(value.value)}${value.beforeRounding === null ? '' : ` (before rounding ${value.beforeRounding})`}`;
@@ -55,10 +61,11 @@ function stepLines(step: StepChange): string[] {
 }
 
 /**
- * A parameter read, old → new: the value (or, for the same table row, each cell that changed), the
- * period it is in effect, and its source.
+ * A parameter read, old → new: the value (or, for the same table row, each cell that changed),
+ * whether the table's other rows changed too (pack-diff shows the whole table), the period it is in
+ * effect, and its source.
  */
-function parameterLines(change: Difference<ParameterValue>): string[] {
+function parameterLines(change: ParameterDifference, folders: PackFolders): string[] {
   const { old, new: now } = change;
   const title = (now ?? old)!.title;
   const lines = [`${change.name} (${title})`];
@@ -74,6 +81,8 @@ function parameterLines(change: Difference<ParameterValue>): string[] {
     if (old.amountBelowRow !== now.amountBelowRow) lines.push(`    amount due below the row ${dollarsOfText(old.amountBelowRow ?? '0')} → ${dollarsOfText(now.amountBelowRow ?? '0')}`);
   } else if (valueOf(old) !== valueOf(now)) lines.push(`    ${valueOf(old)} → ${valueOf(now)}`);
   else lines.push(`    ${valueOf(now)} (the same value)`);
+  if (change.otherRows === 'changed') lines.push(`    other rows of the table changed too; every row, old → new: npx pack-diff ${folders.old} ${folders.new}`);
+  else if (change.otherRows === 'same') lines.push('    no other row of the table changed');
   lines.push(periodOf(old) === periodOf(now) ? `    in effect ${periodOf(now)} (the same period)` : `    in effect ${periodOf(old)} → ${periodOf(now)}`);
   lines.push(sourceOf(old) === sourceOf(now) ? `    source ${sourceOf(now)} (the same source)` : `    source ${sourceOf(old)} → ${sourceOf(now)}`);
   return lines;

@@ -42,6 +42,15 @@ export interface Difference<T = unknown> {
   new: T | null;
 }
 
+/**
+ * A parameter read, old → new. For a table read in both, `otherRows` says whether the rows other
+ * than the matched ones differ too: the matched row alone cannot show that (a marginal table's
+ * amount due below a row moves when an earlier row's rate does), pack-diff shows the whole table.
+ */
+export interface ParameterDifference extends Difference<ParameterValue> {
+  otherRows?: 'same' | 'changed';
+}
+
 /** A step whose inputs or result differ: only what differs is listed. */
 export interface StepChange {
   ruleId: string;
@@ -49,7 +58,7 @@ export interface StepChange {
   /** `both` when both calculations ran the step; otherwise the one that did. */
   ranIn: 'both' | 'old' | 'new';
   facts: Difference[];
-  parameters: Difference<ParameterValue>[];
+  parameters: ParameterDifference[];
   intermediate: Difference<{ value: unknown; beforeRounding: string | null }>[];
   beforeRounding: Difference<string> | null;
   result: Difference | null;
@@ -155,7 +164,7 @@ function stepChange(
     title: (now ?? old)!.title,
     ranIn: old && now ? 'both' : now ? 'new' : 'old',
     facts: differences(old?.inputs.facts ?? {}, now?.inputs.facts ?? {}),
-    parameters: differences(parametersOf(old, oldPlan), parametersOf(now, newPlan)),
+    parameters: differences(parametersOf(old, oldPlan), parametersOf(now, newPlan)).map((difference) => withOtherRows(difference, oldPlan, newPlan)),
     intermediate: differences(intermediateOf(old, oldBeforeRounding), intermediateOf(now, newBeforeRounding)),
     beforeRounding: null,
     result: null,
@@ -166,6 +175,28 @@ function stepChange(
   if (canonical(old?.result ?? null) !== canonical(now?.result ?? null)) change.result = { name: 'result', old: old?.result ?? null, new: now?.result ?? null };
   const changed = change.ranIn !== 'both' || change.facts.length + change.parameters.length + change.intermediate.length > 0 || change.beforeRounding || change.result;
   return changed ? change : undefined;
+}
+
+/** Adds, for a table read in both calculations, whether the rows other than the matched ones are the same. */
+function withOtherRows(difference: Difference<ParameterValue>, oldPlan: CalculatorPlan, newPlan: CalculatorPlan): ParameterDifference {
+  const { old, new: now } = difference;
+  if (old?.matchedRow === undefined || now?.matchedRow === undefined) return difference;
+  const oldRows = rowsInForce(oldPlan, difference.name, old);
+  const newRows = rowsInForce(newPlan, difference.name, now);
+  if (!oldRows || !newRows) return difference;
+  const matched = new Set([old.matchedRow, now.matchedRow]);
+  const others = (rows: readonly unknown[]) => rows.filter((_, index) => !matched.has(index + 1)).map((row) => canonical(row));
+  const changed = oldRows.length !== newRows.length || canonical(others(oldRows)) !== canonical(others(newRows));
+  return { ...difference, otherRows: changed ? 'changed' : 'same' };
+}
+
+/** The rows of the table value a step read, found in its pack by the value's effective period. */
+function rowsInForce(plan: CalculatorPlan, parameterId: string, read: ParameterValue): readonly unknown[] | undefined {
+  const parameter = plan.pack.parameters.find((candidate) => candidate.id === parameterId);
+  const value = parameter?.values.find(
+    (candidate) => candidate.effectivePeriod.from === read.effectivePeriod.from && (candidate.effectivePeriod.toExclusive ?? null) === read.effectivePeriod.toExclusive,
+  );
+  return value?.rows;
 }
 
 /** A parameter read as the trace shows it, with its source's reference and title from the pack. */

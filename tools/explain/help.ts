@@ -19,7 +19,9 @@ Arguments
   --against <J/Y>    compare with this context (the old side; --context is the new one): prints both
                      results, the difference of every figure, and, step by step, each step whose
                      inputs or result differ, old → new, with the parameter values that changed and
-                     their periods and sources; intermediate values show their value before rounding
+                     their periods and sources; intermediate values show their value before rounding.
+                     A table shows only the row matched, and says whether its other rows changed
+                     too: pack-diff on the two packs' folders (named in the output) shows every row
   --packs <dir>      a pack folder or a folder of packs (default: the project's rulepacks/); give it
                      more than once to load packs from several folders
   --json             print exactly the body the API returns on success:
@@ -28,8 +30,8 @@ Arguments
                      comparison as one JSON object on one line: {calculatorId, old and new (context,
                      rulePackVersion, report), figures (figure, label, old, new, differenceCents,
                      changed), steps (ruleId, title, ranIn, and the facts, parameters, intermediate
-                     values, beforeRounding and result that differ, each old and new),
-                     unchangedSteps}
+                     values, beforeRounding and result that differ, each old and new; a table read
+                     in both has otherRows, same or changed), unchangedSteps}
   --help             print this text
 
 Output (without --json)

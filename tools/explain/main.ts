@@ -69,7 +69,7 @@ function compare(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, facts: unknow
     process.stderr.write(`explain: for ${context.jurisdiction}/${context.taxYear}, ${compared.failure}\n`);
     return 1;
   }
-  process.stdout.write(json ? `${JSON.stringify(compared.comparison)}\n` : comparisonText(compared.comparison, newPlan.def.title));
+  process.stdout.write(json ? `${JSON.stringify(compared.comparison)}\n` : comparisonText(compared.comparison, newPlan.def.title, { old: displayPath(oldPlan.pack.dir), new: displayPath(newPlan.pack.dir) }));
   return 0;
 }
 
