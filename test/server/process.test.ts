@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { FIXTURE_PACKS, money, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
 import { rawRequest } from './raw-http.ts';
-import { runToExit, start } from './service-process.ts';
+import { runToExit, startService } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
 /** A POST whose `written` settles once the request is entirely written to the socket. */
@@ -27,7 +27,7 @@ function postWritten(url: string, body: string): { written: Promise<void>; statu
 test('the service starts, answers, and on SIGTERM finishes the request in flight before exiting 0', async () => {
   const slowPack = writeSlowPack(20, 600);
   try {
-    const service = await start({ RULEPACKS_DIR: [SHIPPED_PACKS, slowPack].join(delimiter) });
+    const service = await startService({ RULEPACKS_DIR: [SHIPPED_PACKS, slowPack].join(delimiter) });
     const health = await fetch(`${service.url}/api/health`);
     assert.equal(await health.json(), { service: 'tax-rules-api', status: 'ok' });
     // The signal goes only once the whole request has been handed to the socket: it was sent first.
@@ -46,7 +46,7 @@ test('the service starts, answers, and on SIGTERM finishes the request in flight
 });
 
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
-  const service = await start({ CALC_ISOLATION: 'worker', CALC_CONCURRENCY: '1' });
+  const service = await startService({ CALC_ISOLATION: 'worker', CALC_CONCURRENCY: '1' });
   try {
     const response = await fetch(`${service.url}/api/v1/calculators/au.income-tax.annual/calculate`, {
       method: 'POST',
@@ -77,7 +77,7 @@ test('a pack with problems stops the process, printing every diagnostic', async 
 });
 
 test('with ADMIN_PORT, /readyz says ready while serving and 503 draining once SIGTERM arrives, until the last request is answered', async () => {
-  const service = await start({ ADMIN_PORT: '0' });
+  const service = await startService({ ADMIN_PORT: '0' });
   const adminLine = service.output().split('\n').find((text) => text.includes('"event":"admin-listening"'));
   const admin = JSON.parse(adminLine!).url as string;
   assert.equal(await (await fetch(`${admin}/readyz`)).json(), { status: 'ready' });
@@ -124,7 +124,7 @@ test('a port in use or an address not on this machine stops the process with one
 });
 
 test('a second SIGTERM, after the first has started a drain, exits at once with 143', async () => {
-  const service = await start({});
+  const service = await startService({});
   // A request whose body never finishes keeps the drain waiting for the whole budget.
   const { socket } = rawRequest(service.url, `POST /api/v1/calculators/au.income-tax.annual/calculate HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`);
   await new Promise((resolve) => setTimeout(resolve, 100));

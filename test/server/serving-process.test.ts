@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nextYearFixture, payFacts, SHIPPED_PACKS } from '../helpers/packs.ts';
-import { runToExit, start } from './service-process.ts';
+import { runToExit, startService } from '../helpers/service-process.ts';
 
 const OTHER_YEAR_PACKS = nextYearFixture().root;
 const otherYear = () => nextYearFixture().taxYear.id;
@@ -15,7 +15,7 @@ const CONTRACT = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/cont
 const BOTH = [SHIPPED_PACKS, OTHER_YEAR_PACKS].join(delimiter);
 
 test('plain npm start serves exactly the enumerations of the contract', async () => {
-  const service = await start({ RULEPACKS_DIR: BOTH });
+  const service = await startService({ RULEPACKS_DIR: BOTH });
   try {
     const get = async (path: string): Promise<any> => (await fetch(`${service.url}${path}`)).json();
     const schemas = (await get('/api/docs/openapi.json')).components.schemas;
@@ -39,7 +39,7 @@ test('plain npm start serves exactly the enumerations of the contract', async ()
 });
 
 test('TAX_YEARS=all with DEFAULT_TAX_YEAR serves every shipped year, on worker threads too', async () => {
-  const service = await start({ RULEPACKS_DIR: BOTH, TAX_YEARS: 'all', DEFAULT_TAX_YEAR: otherYear(), CALC_ISOLATION: 'worker' });
+  const service = await startService({ RULEPACKS_DIR: BOTH, TAX_YEARS: 'all', DEFAULT_TAX_YEAR: otherYear(), CALC_ISOLATION: 'worker' });
   try {
     assert.ok((service.listening.taxYears as string[]).includes(otherYear()));
     assert.ok((service.listening.taxYears as string[]).includes(CONTRACT.taxYear[0]));
