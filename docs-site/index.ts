@@ -3,8 +3,9 @@
  * (frontmatter, links between pages, navigation), and serves pages, Markdown, navigation and search.
  * The HTTP layer uses only this entry.
  */
-export { buildDocsSite, compileDocsSite, type DocsPage, type DocsSite, type DocsSiteOptions } from './lib/site.ts';
-export { docsInputsDigest, openDocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
+export { buildDocsSite, compileDocsSite, type DocsSiteOptions } from './lib/site.ts';
+export type { DocsPage } from './lib/page.ts';
+export { docsInputsDigest, openDocsSite, type DocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
 export type { DocsHtml } from './lib/html-edition.ts';
 export { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from './lib/html-paths.ts';
 export type { GeneratedPage } from './lib/content.ts';

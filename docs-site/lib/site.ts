@@ -4,14 +4,14 @@ import { findProjectRoot, fromGeneratedPages, readContentFolder, type GeneratedP
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import { resolveLink } from './links.ts';
 import { mayContainMdx, parseCommonMark, parseMdx } from './markdown.ts';
-import { readNavigation, type NavigationItem, type NavigationPageItem } from './navigation.ts';
+import { readNavigation, type NavigationPageItem } from './navigation.ts';
 import { DOCS_PATH_MAX_LENGTH, DOCS_PATH_PATTERN_SOURCE, isDocsPath, relativePosix, slugsOf } from './paths.ts';
 import { plainTextOf } from './plain-text.ts';
 import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
-import { indexDocsSearch, type SearchablePage, type SearchResult } from './search.ts';
-import { openDocsSite, type DocsSiteSnapshot } from './snapshot.ts';
-import type { DocsHtml } from './html-edition.ts';
+import { indexDocsSearch, type SearchablePage } from './search.ts';
+import { openDocsSite, type DocsSite, type DocsSiteSnapshot } from './snapshot.ts';
+import type { DocsPage } from './page.ts';
 import { renderPageHtml } from './html.ts';
 
 /** Where the documentation comes from. */
@@ -26,32 +26,6 @@ export interface DocsSiteOptions {
   readonly projectRoot?: string;
   /** Where the interactive API reference is served, linked from every HTML page when given. */
   readonly apiReferenceUrl?: string;
-}
-
-/** A published page, in the contract's JSON shape. */
-export interface DocsPage {
-  readonly frontmatter: { readonly description: string; readonly status: 'published'; readonly title: string };
-  /** The served Markdown: no frontmatter, no MDX, links between pages rewritten to docs paths. */
-  readonly markdown: string;
-  readonly path: string;
-  readonly slugs: readonly string[];
-  readonly source: string;
-}
-
-/** The built documentation, ready to serve; everything is computed once, at build. */
-export interface DocsSite {
-  /** The navigation sections, in the navigation file's order. */
-  navigation(): readonly NavigationItem[];
-  /** A published page by docs path, or undefined. */
-  page(path: string): DocsPage | undefined;
-  /** A published page's served Markdown (the same text as `page(path).markdown`), or undefined. */
-  markdown(path: string): string | undefined;
-  /** Ranked full-text search over published pages: at most 20 results; never throws. */
-  search(term: string): SearchResult[];
-  /** Docs paths of all published pages, sorted. */
-  paths(): readonly string[];
-  /** The same pages as HTML documents for a browser, served under `DOCS_HTML_BASE`. */
-  readonly html: DocsHtml;
 }
 
 interface CheckedPage {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fromGeneratedPages, readContentFolder, type GeneratedPage } from './content.ts';
-import { openHtmlEdition, type HtmlSnapshot } from './html-edition.ts';
+import { openHtmlEdition, type DocsHtml, type HtmlSnapshot } from './html-edition.ts';
 import type { NavigationItem } from './navigation.ts';
-import { openDocsSearch, type SearchSnapshot } from './search.ts';
-import type { DocsPage, DocsSite } from './site.ts';
+import type { DocsPage } from './page.ts';
+import { openDocsSearch, type SearchResult, type SearchSnapshot } from './search.ts';
 
 /**
  * Everything the served site is made of, as plain data: what `compileDocsSite` produces from the
@@ -15,6 +15,22 @@ export interface DocsSiteSnapshot {
   readonly pages: readonly DocsPage[];
   readonly search: SearchSnapshot;
   readonly html: HtmlSnapshot;
+}
+
+/** The built documentation, ready to serve; everything is computed once, at build. */
+export interface DocsSite {
+  /** The navigation sections, in the navigation file's order. */
+  navigation(): readonly NavigationItem[];
+  /** A published page by docs path, or undefined. */
+  page(path: string): DocsPage | undefined;
+  /** A published page's served Markdown (the same text as `page(path).markdown`), or undefined. */
+  markdown(path: string): string | undefined;
+  /** Ranked full-text search over published pages: at most 20 results; never throws. */
+  search(term: string): SearchResult[];
+  /** Docs paths of all published pages, sorted. */
+  paths(): readonly string[];
+  /** The same pages as HTML documents for a browser, served under `DOCS_HTML_BASE`. */
+  readonly html: DocsHtml;
 }
 
 /** Serves a compiled site. Loads no Markdown parser, so a boot from a stored snapshot stays light. */
