@@ -2,7 +2,7 @@
 // The engine knows no HTTP and no tools; everything outside it uses only its public entry
 // (engine/index.ts); and no module reaches itself through its imports.
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
+import projectRules from './lint/no-import-cycles.js';
 
 const KOA = ['koa', 'koa-*', '@koa/*'];
 const ENGINE_INTERNALS = {
@@ -17,10 +17,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.js'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/extensions': ['.ts', '.js'] },
+    plugins: { 'tax-rules-api': projectRules },
     rules: {
-      'import-x/no-cycle': 'error',
+      // import-x/no-cycle cannot follow type-only imports; this rule follows every import.
+      'tax-rules-api/no-import-cycles': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
     },
   },

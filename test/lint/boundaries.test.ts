@@ -31,10 +31,21 @@ test('the service may not reach inside the engine', async () => {
   assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'bench/reaches-inside.ts'), ['no-restricted-imports']);
 });
 
+/** The messages of the lint rules that fired on fixtures linted where they lie. */
+async function messagesOf(...fixtureFiles: string[]): Promise<{ ruleId: string | null; message: string }[]> {
+  const results = await eslint.lintFiles(fixtureFiles.map((file) => join(fixtures, file)));
+  return results.flatMap((result) => result.messages.map(({ ruleId, message }) => ({ ruleId, message })));
+}
+
 test('two modules that import each other are a cycle', async () => {
-  const results = await eslint.lintFiles([join(fixtures, 'engine/cycle-first.ts'), join(fixtures, 'engine/cycle-second.ts')]);
-  const fired = results.flatMap((result) => result.messages.map((message) => message.ruleId));
-  assert.equal(fired, ['import-x/no-cycle', 'import-x/no-cycle']);
+  const fired = await messagesOf('engine/cycle-first.ts', 'engine/cycle-second.ts');
+  assert.equal(fired.map((message) => message.ruleId), ['tax-rules-api/no-import-cycles', 'tax-rules-api/no-import-cycles']);
+  assert.ok(fired[0]!.message.includes('test/fixtures/lint/engine/cycle-first.ts → test/fixtures/lint/engine/cycle-second.ts → test/fixtures/lint/engine/cycle-first.ts'), fired[0]!.message);
+});
+
+test('a cycle through type-only imports is a cycle too', async () => {
+  const fired = await messagesOf('engine/type-cycle-first.ts', 'engine/type-cycle-second.ts');
+  assert.equal(fired.map((message) => message.ruleId), ['tax-rules-api/no-import-cycles', 'tax-rules-api/no-import-cycles']);
 });
 
 test.run();
