@@ -57,7 +57,7 @@ export function makeDrainable(server: Server): DrainableServer {
           resolve('drained');
         }),
       );
-      const idleGrace = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_GRACE_MS, budgetMs));
+      const idleGrace = setTimeout(() => closeIdleOnceRead(server), Math.min(IDLE_GRACE_MS, budgetMs));
     });
     return drainPromise;
   };
@@ -69,4 +69,15 @@ export function makeDrainable(server: Server): DrainableServer {
       return draining;
     },
   };
+}
+
+/**
+ * Closes the connections that are idle once the loop has read what its clients sent. Timers run
+ * before the loop reads its sockets, so a process that was kept busy (or off the CPU) past the grace
+ * has requests waiting unread on connections that look idle; the loop reads them in its next turn,
+ * and a connection handed over by a fleet's primary in that turn is read in the one after. Closing
+ * after two turns keeps those requests, which would otherwise be reset.
+ */
+function closeIdleOnceRead(server: Server): void {
+  setImmediate(() => setImmediate(() => server.closeIdleConnections()));
 }

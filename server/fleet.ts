@@ -6,7 +6,24 @@ import { createAdminServer, type Readiness } from './admin.ts';
 import type { ServiceConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { ServiceMetrics } from './metrics.ts';
-import { onStopSignals, signalExitCode } from './signals.ts';
+import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
+
+/** What the primary sends a worker to have it drain: a message, not a signal, so it arrives after the connections handed to it. */
+interface DrainRequest {
+  type: 'drain';
+  signal: StopSignal;
+}
+
+function isDrainRequest(message: unknown): message is DrainRequest {
+  return typeof message === 'object' && message !== null && (message as DrainRequest).type === 'drain';
+}
+
+/** In a worker: calls `stop` when the primary asks this worker to drain. */
+export function onDrainRequest(stop: (signal: StopSignal) => void): void {
+  process.on('message', (message) => {
+    if (isDrainRequest(message)) stop(message.signal);
+  });
+}
 
 /**
  * Runs the service as a fleet of `config.webConcurrency` worker processes sharing one port, with
@@ -59,7 +76,7 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
         // Its own log says why (configuration, packs, the port); another would fail the same way.
         logger.fatal({ event: 'worker-failed-to-start', worker: worker.id, code, signal });
         worstExit = 1;
-        stopAll('SIGTERM');
+        drainAll('SIGTERM');
         if (alive.size === 0) process.exit(1);
         return;
       }
@@ -69,21 +86,28 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
     return worker;
   };
 
-  const stopAll = (signal: NodeJS.Signals) => {
+  // Each worker drains as a lone server would: answers what it received, then exits. The request
+  // travels on the channel that hands connections to the workers, after every connection already
+  // handed over; a signal could overtake them, and a worker closing first would see them reset.
+  const drainAll = (signal: StopSignal) => {
     stopping = true;
     readiness = 'draining';
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker?.isConnected()) worker.send({ type: 'drain', signal } satisfies DrainRequest);
+      else worker?.process.kill('SIGTERM');
+    }
   };
 
   onStopSignals({
     stop(signal) {
       logger.info({ event: 'stopping', signal, workers: alive.size });
-      // Each worker drains as a lone server would: answers what it received, then exits.
-      stopAll('SIGTERM');
+      // Not before this turn of the event loop has accepted, and handed over, the connections
+      // already waiting in the listener's backlog.
+      setImmediate(() => drainAll(signal));
     },
     stopNow(signal) {
       logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
-      stopAll('SIGKILL');
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
       process.exit(signalExitCode(signal));
     },
   });

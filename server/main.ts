@@ -8,12 +8,12 @@ import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { makeDrainable } from './drain.ts';
-import { runPrimary, shareWorkerMetrics } from './fleet.ts';
+import { onDrainRequest, runPrimary, shareWorkerMetrics } from './fleet.ts';
 import { configuredRateLimiter } from './limits/rate-limit.ts';
 import { createListeningServer } from './listen.ts';
 import { createLogger, describeError } from './logger.ts';
 import { createMetrics } from './metrics.ts';
-import { onStopSignals, signalExitCode } from './signals.ts';
+import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
 import { loadServingDefaults, resolveServing } from './serving.ts';
 
 // In a fleet every line says which worker wrote it, request lines included.
@@ -65,17 +65,21 @@ async function main(): Promise<void> {
   await listen(server, config.port, config.host, inFleet ? 'worker-ready' : 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
   readiness = 'ready';
 
+  const stop = (signal: StopSignal) => {
+    // A worker may be asked twice: by the primary, and by a signal sent to the whole process group.
+    if (readiness === 'draining') return;
+    readiness = 'draining';
+    logger.info({ event: 'stopping', signal, budgetMs: config.drainTimeoutMs });
+    // Stop accepting, answer what was received, close every connection, then release the workers.
+    void drainable.drain(config.drainTimeoutMs).then(async (outcome) => {
+      await runner.close();
+      logger.info({ event: 'stopped', outcome });
+      process.exit(outcome === 'drained' ? 0 : 1);
+    });
+  };
+  if (inFleet) onDrainRequest(stop);
   onStopSignals({
-    stop(signal) {
-      readiness = 'draining';
-      logger.info({ event: 'stopping', signal, budgetMs: config.drainTimeoutMs });
-      // Stop accepting, answer what was received, close every connection, then release the workers.
-      void drainable.drain(config.drainTimeoutMs).then(async (outcome) => {
-        await runner.close();
-        logger.info({ event: 'stopped', outcome });
-        process.exit(outcome === 'drained' ? 0 : 1);
-      });
-    },
+    stop,
     stopNow(signal) {
       logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
       process.exit(signalExitCode(signal));
