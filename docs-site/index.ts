@@ -4,14 +4,13 @@
  * The HTTP layer uses only this entry.
  */
 export { buildDocsSite, compileDocsSite, type DocsSiteOptions } from './lib/site.ts';
-export type { DocsPage } from './lib/page.ts';
+export { DOCS_SCHEMAS, SEARCH_RESULT_LIMIT, type DocsPage, type DocsShape, type NavigationItem, type NavigationPageItem, type SearchResult } from './lib/contract.ts';
 export { docsInputsDigest, openDocsSite, type DocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
 export type { DocsHtml } from './lib/html-edition.ts';
 export { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from './lib/html-paths.ts';
 export type { GeneratedPage } from './lib/content.ts';
 export { PAGE_STATUSES, PAGE_TYPES, PRIMARY_READERS, type PageStatus, type PageType, type PrimaryReader } from './lib/frontmatter.ts';
-export { pagesMissingFromNavigation, type NavigationItem, type NavigationPageItem } from './lib/navigation.ts';
-export { SEARCH_RESULT_LIMIT, type SearchResult } from './lib/search.ts';
+export { pagesMissingFromNavigation } from './lib/navigation.ts';
 export { EXCERPT_MAX_LENGTH } from './lib/excerpt.ts';
 export { DOCS_PATH_PATTERN_SOURCE } from './lib/paths.ts';
 export { DocsBuildError, formatProblem, type DocsProblem } from './lib/problems.ts';

@@ -1,8 +1,6 @@
 import { DOCS_HTML_ASSETS, htmlUrlOf } from './html-paths.ts';
 import { htmlDocument, NOT_FOUND_HTML, searchResultsHtml, type SiteFrame } from './layout.ts';
-import type { NavigationItem } from './navigation.ts';
-import type { DocsPage } from './page.ts';
-import type { SearchResult } from './search.ts';
+import type { DocsPage, NavigationItem, SearchResult } from './contract.ts';
 import { docsStylesheet } from './stylesheet.ts';
 
 /** The HTML edition as a compiled site stores it: each page's content, rendered and sanitized. */

@@ -1,6 +1,5 @@
 import { DOCS_HTML_SEARCH, htmlUrlOf } from './html-paths.ts';
-import type { NavigationItem, NavigationPageItem } from './navigation.ts';
-import type { SearchResult } from './search.ts';
+import type { NavigationItem, NavigationPageItem, SearchResult } from './contract.ts';
 
 /*
  * The frame around every HTML page, written as templates over escaped text rather than built with

@@ -1,20 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import type { PageType, PrimaryReader } from './frontmatter.ts';
+import type { NavigationItem, NavigationPageItem } from './contract.ts';
 import type { DocsProblem } from './problems.ts';
-
-/** A page as listed in the navigation, in the contract's shape. */
-export interface NavigationPageItem {
-  readonly pageType: PageType;
-  readonly path: string;
-  readonly primaryReader: PrimaryReader;
-  readonly source: string;
-  readonly title: string;
-}
-
-/** A top-level navigation section: its index page and the pages under it. */
-export interface NavigationItem extends NavigationPageItem {
-  readonly pages: readonly NavigationPageItem[];
-}
 
 /** Outcome of reading the navigation file: the sections, and every problem found. */
 export interface NavigationReading {

@@ -1,16 +1,6 @@
 import elasticlunr from 'elasticlunr';
+import { SEARCH_RESULT_LIMIT, type SearchResult } from './contract.ts';
 import { excerptAround, shorten } from './excerpt.ts';
-
-/** The contract's maximum number of search results. */
-export const SEARCH_RESULT_LIMIT = 20;
-
-/** One search hit, in the contract's shape. */
-export interface SearchResult {
-  readonly description: string;
-  readonly excerpt: string;
-  readonly path: string;
-  readonly title: string;
-}
 
 /** What search needs to know about a published page. */
 export interface SearchablePage {

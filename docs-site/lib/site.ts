@@ -4,14 +4,14 @@ import { findProjectRoot, fromGeneratedPages, readContentFolder, type GeneratedP
 import { readFrontmatter, type PageFrontmatter } from './frontmatter.ts';
 import { resolveLink } from './links.ts';
 import { mayContainMdx, parseCommonMark, parseMdx } from './markdown.ts';
-import { readNavigation, type NavigationPageItem } from './navigation.ts';
+import { readNavigation } from './navigation.ts';
 import { DOCS_PATH_MAX_LENGTH, DOCS_PATH_PATTERN_SOURCE, isDocsPath, relativePosix, slugsOf } from './paths.ts';
 import { plainTextOf } from './plain-text.ts';
 import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
 import { indexDocsSearch, type SearchablePage } from './search.ts';
 import { openDocsSite, type DocsSite, type DocsSiteSnapshot } from './snapshot.ts';
-import type { DocsPage } from './page.ts';
+import type { DocsPage, NavigationPageItem } from './contract.ts';
 import { renderPageHtml } from './html.ts';
 
 /** Where the documentation comes from. */

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fromGeneratedPages, readContentFolder, type GeneratedPage } from './content.ts';
 import { openHtmlEdition, type DocsHtml, type HtmlSnapshot } from './html-edition.ts';
-import type { NavigationItem } from './navigation.ts';
-import type { DocsPage } from './page.ts';
-import { openDocsSearch, type SearchResult, type SearchSnapshot } from './search.ts';
+import type { DocsPage, NavigationItem, SearchResult } from './contract.ts';
+import { openDocsSearch, type SearchSnapshot } from './search.ts';
 
 /**
  * Everything the served site is made of, as plain data: what `compileDocsSite` produces from the

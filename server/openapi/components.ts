@@ -1,12 +1,9 @@
-import { DOCS_PATH_PATTERN_SOURCE, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
+import { DOCS_SCHEMAS } from '../../docs-site/index.ts';
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
 import { ERROR_SCHEMAS } from './error-schemas.ts';
 import { METADATA_SCHEMAS } from './metadata-schemas.ts';
 import { calculatorPairSchemas, calculatorsById, requestSchemaName, responseSchemaName } from './calculator-pairs.ts';
-
-const text = { type: 'string', minLength: 1 } as const;
-const nonBlank = { type: 'string', minLength: 1, pattern: '^\\S(.*\\S)?$' } as const;
 
 /** A contract schema with some properties narrowed to the values this service serves. */
 function narrowed(schema: JsonSchema, properties: Record<string, JsonSchema>): JsonSchema {
@@ -106,7 +103,7 @@ export function componentSchemas(catalog: Catalog, values: CatalogValues): Recor
   };
   Object.assign(schemas, pairs);
 
-  Object.assign(schemas, errorSchemas(values), docsSchemas(), METADATA_SCHEMAS);
+  Object.assign(schemas, errorSchemas(values), DOCS_SCHEMAS, METADATA_SCHEMAS);
   return schemas;
 }
 
@@ -146,26 +143,3 @@ function errorSchemas(values: CatalogValues): Record<string, JsonSchema> {
   return schemas;
 }
 
-function docsSchemas(): Record<string, JsonSchema> {
-  const pageFields = {
-    pageType: { enum: [...PAGE_TYPES] },
-    path: nonBlank,
-    primaryReader: { enum: [...PRIMARY_READERS] },
-    source: nonBlank,
-    title: nonBlank,
-  };
-  return {
-    NavigationPageItem: object(pageFields),
-    NavigationItem: object({ ...pageFields, pages: { type: 'array', items: ref('NavigationPageItem') } }),
-    DocsNavigation: object({ primaryNavigation: { type: 'array', items: ref('NavigationItem') } }),
-    DocsPage: object({
-      frontmatter: object({ description: text, status: { const: 'published' }, title: text }),
-      markdown: { type: 'string' },
-      path: { type: 'string', minLength: 1, maxLength: 256, pattern: DOCS_PATH_PATTERN_SOURCE },
-      slugs: { type: 'array', items: text },
-      source: text,
-    }),
-    SearchResult: object({ description: text, excerpt: { type: 'string', maxLength: 240 }, path: text, title: text }),
-    SearchResults: { type: 'array', maxItems: 20, items: ref('SearchResult') },
-  };
-}

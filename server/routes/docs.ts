@@ -1,3 +1,4 @@
+import type { DocsShape } from '../../docs-site/index.ts';
 import { ApiProblem } from '../errors.ts';
 import { createLruCache } from '../lru-cache.ts';
 import type { AppContext } from '../context.ts';
@@ -28,7 +29,7 @@ export function docsHandlers(services: Services): OperationHandlers {
   return {
     getDocsNavigation: (ctx: AppContext) => {
       checked(navigationQuery, ctx);
-      sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] });
+      sendJson(ctx, { primaryNavigation: docs?.navigation() ?? [] } satisfies DocsShape<'DocsNavigation'>);
     },
     getDocsPage: (ctx: AppContext) => {
       const path = checked(pathQuery, ctx).path!;

@@ -9,6 +9,7 @@ test('the public entry exports exactly these runtime values', () => {
     'DOCS_HTML_BASE',
     'DOCS_HTML_SEARCH',
     'DOCS_PATH_PATTERN_SOURCE',
+    'DOCS_SCHEMAS',
     'DocsBuildError',
     'EXCERPT_MAX_LENGTH',
     'PAGE_STATUSES',
