@@ -31,7 +31,8 @@ export class BootFailure extends Error {
 
 /** Loads and checks every pack; any diagnostic stops the boot with all of them listed. */
 export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
-  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT });
+  // Everything a service serves is checked; the worked examples are the analysts' and the tests' to run.
+  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT, examples: false });
   const problems = [...loaded.missing.map((path) => `${path}: no such pack folder`), ...loaded.diagnostics.map(formatDiagnostic)];
   if (loaded.packs.length === 0) problems.push('no rule packs were found');
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));

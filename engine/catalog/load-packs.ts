@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { PackDef } from '../model/pack.ts';
-import { discoverPackDirs, loadPack } from '../load/load-pack.ts';
+import { discoverPackDirs, loadPack, type LoadOptions } from '../load/load-pack.ts';
 import type { CalculatorPlan } from '../run/plan.ts';
 import { planCalculators } from '../run/plan.ts';
 import { checkPack } from '../validate/check-pack.ts';
@@ -27,7 +27,7 @@ export interface LoadedPacks {
  * Loads, checks and plans every pack at or under the given paths. Collects every problem of every
  * pack; only packs without problems get run plans.
  */
-export function loadPacks(paths: readonly string[], options: { displayRoot?: string } = {}): LoadedPacks {
+export function loadPacks(paths: readonly string[], options: LoadOptions = {}): LoadedPacks {
   const { dirs, missing } = discoverPackDirs(paths);
   const packs = dirs.map((dir): PackReport => {
     const loaded = loadPack(dir, options);

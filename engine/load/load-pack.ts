@@ -45,6 +45,17 @@ const FOLDERS: readonly { folder: string; kind: PackFileKind }[] = [
   { folder: 'examples', kind: 'examples' },
 ];
 
+/** How packs are read. */
+export interface LoadOptions {
+  /** Where file locations in diagnostics are shown relative to (default: the working directory). */
+  displayRoot?: string;
+  /**
+   * Whether the worked examples are read and checked (default true). A service does not run them,
+   * and a year's published samples can be most of a pack's text: it reads the rest.
+   */
+  examples?: boolean;
+}
+
 /** Finds pack folders (folders holding a pack.yaml) at or under each path, in a stable order. */
 export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; missing: string[] } {
   const dirs: string[] = [];
@@ -75,7 +86,7 @@ export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; mi
  * Items whose file has problems are kept as far as they can be read, so that one mistake is reported
  * once and does not cascade into a flood of follow-on diagnostics.
  */
-export function loadPack(dir: string, options: { displayRoot?: string } = {}): LoadedPack {
+export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
   const displayRoot = options.displayRoot ?? process.cwd();
   const diagnostics: Diagnostic[] = [];
   const unreadable: string[] = [];
@@ -153,6 +164,7 @@ export function loadPack(dir: string, options: { displayRoot?: string } = {}): L
   }
 
   for (const { folder, kind } of FOLDERS) {
+    if (kind === 'examples' && options.examples === false) continue;
     const folderPath = join(dir, folder);
     if (!existsSync(folderPath)) continue;
     const files = readdirSync(folderPath)
