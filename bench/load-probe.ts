@@ -12,6 +12,8 @@ export interface ProbePlan {
   perSecond: number;
   durationMs: number;
   requestTimeoutMs?: number;
+  /** The address it sends from: 127.0.0.2 unless given. */
+  localAddress?: string;
 }
 
 /** What the trickle came to. */
@@ -20,6 +22,8 @@ export interface ProbeOutcome {
   sent: number;
   /** Latency of every answered request, in ms, sorted ascending. */
   latencies: number[];
+  /** Latency of the answered requests that had to open a connection (the earlier ones were all still busy), sorted ascending. */
+  newConnectionLatencies: number[];
   /** Answers by status code; client-side failures under `error:<code>`. */
   statuses: Record<string, number>;
   /** How late the probe itself sent its most delayed request: large values mean the probe was starved, not the service. */
@@ -32,10 +36,14 @@ export interface ProbeOutcome {
  */
 export async function runProbe(plan: ProbePlan): Promise<ProbeOutcome> {
   const base = new URL(plan.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // As many sockets as it takes: a request must not wait for an earlier one's socket. From another
+  // loopback address (Linux answers on all of 127.0.0.0/8), so the service counts it as another
+  // client, not against the flood's share of connections.
+  const agent = new Agent({ keepAlive: true, localAddress: plan.localAddress ?? '127.0.0.2' });
   const timeoutMs = plan.requestTimeoutMs ?? 10_000;
   const intervalMs = 1000 / plan.perSecond;
   const latencies: number[] = [];
+  const newConnectionLatencies: number[] = [];
   const statuses: Record<string, number> = {};
   const count = (key: string) => (statuses[key] = (statuses[key] ?? 0) + 1);
   const pending: Promise<void>[] = [];
@@ -50,7 +58,9 @@ export async function runProbe(plan: ProbePlan): Promise<ProbeOutcome> {
     pending.push(
       send(agent, base, { kind: 'probe', method: 'GET', path: plan.path, calculation: false }, timeoutMs).then(
         (answer) => {
-          latencies.push(performance.now() - sent);
+          const latency = performance.now() - sent;
+          latencies.push(latency);
+          if (!answer.reusedSocket) newConnectionLatencies.push(latency);
           count(String(answer.status));
         },
         (error: { code?: string }) => {
@@ -61,7 +71,8 @@ export async function runProbe(plan: ProbePlan): Promise<ProbeOutcome> {
   }
   await Promise.all(pending);
   agent.destroy();
-  return { path: plan.path, sent: pending.length, latencies: latencies.sort((a, b) => a - b), statuses, sendLagMaxMs };
+  const ascending = (a: number, b: number) => a - b;
+  return { path: plan.path, sent: pending.length, latencies: latencies.sort(ascending), newConnectionLatencies: newConnectionLatencies.sort(ascending), statuses, sendLagMaxMs };
 }
 
 const PROBE_PROCESS = fileURLToPath(new URL('./load-probe-process.ts', import.meta.url));

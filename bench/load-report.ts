@@ -1,3 +1,4 @@
+import { median } from './lib/measure.ts';
 import { quantile, type LevelOutcome } from './load-client.ts';
 import type { ProbeOutcome } from './load-probe.ts';
 import type { MemoryReading } from './load-service.ts';
@@ -148,13 +149,28 @@ const SHED = /^.* -> 503 (CalculatorCapacityExceeded|DocsSearchUnavailable)$/;
 /** Calculation throughput of the service with a number of worker processes. */
 export interface ThroughputReport {
   clients: number;
+  /** Measured time in all, over `rounds` stretches taken in turn with the other worker counts. */
   seconds: number;
+  rounds: number;
   calcOkPerSecond: number;
-  /** Calculations answered 200 per second against the first worker count measured in the same run. */
+  /**
+   * Calculations answered 200 a second against the first worker count, the median over rounds of
+   * the ratio within each round: other work on the machine changes less between two adjacent
+   * stretches than across the whole run.
+   */
   ratioToFirst: number;
+  /** CPU time the service's processes used while measured, and calculations answered 200 per CPU second; null where it cannot be read. */
+  cpuSeconds: number | null;
+  calcOkPerCpuSecond: number | null;
   latencyMs: { p50: number; p99: number; max: number };
   statuses: Record<string, number>;
   refusals: Record<string, number>;
+}
+
+/** One stretch of the throughput measurement: what the clients got, and the service's CPU time meanwhile. */
+export interface ThroughputRound {
+  outcome: LevelOutcome;
+  cpuSeconds: number | undefined;
 }
 
 /** The light request's latency over one stretch of time. */
@@ -162,6 +178,9 @@ export interface ProbeReport {
   sent: number;
   answered: number;
   latencyMs: { p50: number; p99: number; max: number };
+  /** Answers to requests that had to open a connection, and their latency: a new connection may wait longer than a kept-alive one. */
+  newConnections: number;
+  newConnectionLatencyMs: { p50: number; p99: number; max: number };
   statuses: Record<string, number>;
   sendLagMaxMs: number;
 }
@@ -170,7 +189,7 @@ export interface ProbeReport {
 export interface SaturationReport {
   floodClients: number;
   seconds: number;
-  flood: { requests: number; ok: number; shed: number; other: number; calcOkPerSecond: number; refusals: Record<string, number> };
+  flood: { requests: number; ok: number; shed: number; other: number; calcOkPerSecond: number; latencyMs: { p50: number; p99: number; max: number }; refusals: Record<string, number> };
   probe: { path: string; perSecond: number; idle: ProbeReport; saturated: ProbeReport; p99RatioToIdle: number };
 }
 
@@ -189,22 +208,47 @@ function latencySummary(sorted: ArrayLike<number>): { p50: number; p99: number; 
   return { p50: round(quantile(values, 0.5), 2), p99: round(quantile(values, 0.99), 2), max: round(quantile(values, 1), 2) };
 }
 
-/** The throughput level's report; `firstCalcOkPerSecond` is the first worker count's figure (this one's when it is the first). */
-export function throughputReport(outcome: LevelOutcome, firstCalcOkPerSecond: number | undefined): ThroughputReport {
-  const calcOkPerSecond = outcome.calculationsOk / (outcome.elapsedMs / 1000);
+/**
+ * The throughput report of one worker count from its rounds; `firstRounds` are the first worker
+ * count's, taken in turn with these (the same rounds when this is the first).
+ */
+export function throughputReport(rounds: readonly ThroughputRound[], firstRounds: readonly ThroughputRound[]): ThroughputReport {
+  const rate = (stretch: ThroughputRound) => stretch.outcome.calculationsOk / (stretch.outcome.elapsedMs / 1000);
+  const ok = rounds.reduce((sum, stretch) => sum + stretch.outcome.calculationsOk, 0);
+  const elapsedMs = rounds.reduce((sum, stretch) => sum + stretch.outcome.elapsedMs, 0);
+  const cpu = rounds.every((stretch) => stretch.cpuSeconds !== undefined) ? rounds.reduce((sum, stretch) => sum + stretch.cpuSeconds!, 0) : null;
+  const latencies = Float64Array.from(rounds.flatMap((stretch) => Array.from(stretch.outcome.latencies))).sort();
+  const statuses: Record<string, number> = {};
+  const refusals: Record<string, number> = {};
+  for (const stretch of rounds) {
+    for (const [key, n] of Object.entries(stretch.outcome.statuses)) statuses[key] = (statuses[key] ?? 0) + n;
+    for (const [key, n] of Object.entries(stretch.outcome.refusals)) refusals[key] = (refusals[key] ?? 0) + n;
+  }
   return {
-    clients: outcome.concurrency,
-    seconds: round(outcome.elapsedMs / 1000, 2),
-    calcOkPerSecond: round(calcOkPerSecond, 0),
-    ratioToFirst: round(calcOkPerSecond / (firstCalcOkPerSecond ?? calcOkPerSecond), 2),
-    latencyMs: latencySummary(outcome.latencies),
-    statuses: outcome.statuses,
-    refusals: outcome.refusals,
+    clients: rounds[0]!.outcome.concurrency,
+    seconds: round(elapsedMs / 1000, 2),
+    rounds: rounds.length,
+    calcOkPerSecond: round(ok / (elapsedMs / 1000), 0),
+    ratioToFirst: round(median(rounds.map((one, index) => rate(one) / rate(firstRounds[index]!))), 2),
+    cpuSeconds: cpu === null ? null : round(cpu, 2),
+    calcOkPerCpuSecond: cpu === null || cpu === 0 ? null : round(ok / cpu, 0),
+    latencyMs: latencySummary(latencies),
+    statuses,
+    refusals,
   };
 }
 
+/** The probe's outcome over one stretch, summarised. */
 export function probeReport(outcome: ProbeOutcome): ProbeReport {
-  return { sent: outcome.sent, answered: outcome.latencies.length, latencyMs: latencySummary(outcome.latencies), statuses: outcome.statuses, sendLagMaxMs: round(outcome.sendLagMaxMs, 1) };
+  return {
+    sent: outcome.sent,
+    answered: outcome.latencies.length,
+    latencyMs: latencySummary(outcome.latencies),
+    newConnections: outcome.newConnectionLatencies.length,
+    newConnectionLatencyMs: latencySummary(outcome.newConnectionLatencies),
+    statuses: outcome.statuses,
+    sendLagMaxMs: round(outcome.sendLagMaxMs, 1),
+  };
 }
 
 /** The saturation stretch's report: what the flood got (answered, shed, anything else) and what the probe saw. */
@@ -216,7 +260,7 @@ export function saturationReport(flood: LevelOutcome, idle: ProbeOutcome, satura
   return {
     floodClients: flood.concurrency,
     seconds: round(flood.elapsedMs / 1000, 2),
-    flood: { requests: flood.requests, ok, shed, other: flood.requests - ok - shed, calcOkPerSecond: round(flood.calculationsOk / (flood.elapsedMs / 1000), 0), refusals: flood.refusals },
+    flood: { requests: flood.requests, ok, shed, other: flood.requests - ok - shed, calcOkPerSecond: round(flood.calculationsOk / (flood.elapsedMs / 1000), 0), latencyMs: latencySummary(flood.latencies), refusals: flood.refusals },
     probe: {
       path: saturated.path,
       perSecond,
@@ -255,7 +299,7 @@ export function formatWorkers(runs: readonly WorkersReport[]): string {
   const lines: string[] = [];
   const throughputs = runs.filter((run) => run.throughput);
   if (throughputs.length > 0) {
-    lines.push('workers  clients  calculations 200/s  vs first   p50 ms   p99 ms   max ms  statuses');
+    lines.push('workers  clients  calculations 200/s  vs first  per CPU second   p50 ms   p99 ms   max ms  statuses');
     for (const { workers, throughput: t } of throughputs) {
       lines.push(
         [
@@ -263,6 +307,7 @@ export function formatWorkers(runs: readonly WorkersReport[]): string {
           String(t!.clients).padStart(8),
           thousands(t!.calcOkPerSecond).padStart(19),
           `×${t!.ratioToFirst.toFixed(2)}`.padStart(9),
+          (t!.calcOkPerCpuSecond === null ? '-' : thousands(t!.calcOkPerCpuSecond)).padStart(15),
           t!.latencyMs.p50.toFixed(2).padStart(8),
           t!.latencyMs.p99.toFixed(2).padStart(8),
           t!.latencyMs.max.toFixed(2).padStart(8),
@@ -275,9 +320,10 @@ export function formatWorkers(runs: readonly WorkersReport[]): string {
     const s = run.saturation;
     if (!s) continue;
     const { idle, saturated } = s.probe;
-    lines.push(`workers ${run.workers}, ${s.floodClients} flood clients for ${s.seconds} s: ${thousands(s.flood.requests)} requests, ${thousands(s.flood.ok)} answered 200, ${thousands(s.flood.shed)} shed (503), ${s.flood.other} other; calculations answered 200: ${thousands(s.flood.calcOkPerSecond)}/s`);
+    lines.push(`workers ${run.workers}, ${s.floodClients} flood clients for ${s.seconds} s: ${thousands(s.flood.requests)} requests, ${thousands(s.flood.ok)} answered 200, ${thousands(s.flood.shed)} shed (503), ${s.flood.other} other; calculations answered 200: ${thousands(s.flood.calcOkPerSecond)}/s; flood p50 ${s.flood.latencyMs.p50} ms, p99 ${s.flood.latencyMs.p99} ms`);
     lines.push(`    GET ${s.probe.path} at ${s.probe.perSecond}/s from another process: idle p50 ${idle.latencyMs.p50} ms, p99 ${idle.latencyMs.p99} ms (${idle.answered} answers);`);
-    lines.push(`    under the flood p50 ${saturated.latencyMs.p50} ms, p99 ${saturated.latencyMs.p99} ms, max ${saturated.latencyMs.max} ms (${saturated.answered}/${saturated.sent} answered, ${Object.entries(saturated.statuses).map(([status, n]) => `${status}×${n}`).join(', ')}); p99 ×${s.probe.p99RatioToIdle} idle; probe sent at most ${saturated.sendLagMaxMs} ms late`);
+    lines.push(`    under the flood p50 ${saturated.latencyMs.p50} ms, p99 ${saturated.latencyMs.p99} ms, max ${saturated.latencyMs.max} ms (${saturated.answered}/${saturated.sent} answered, ${Object.entries(saturated.statuses).map(([status, n]) => `${status}×${n}`).join(', ')}); p99 ×${s.probe.p99RatioToIdle} idle;`);
+    lines.push(`    of them ${saturated.newConnections} on a new connection: p50 ${saturated.newConnectionLatencyMs.p50} ms, p99 ${saturated.newConnectionLatencyMs.p99} ms; the probe sent at most ${saturated.sendLagMaxMs} ms late`);
     for (const [what, n] of Object.entries(s.flood.refusals)) lines.push(`    ${what}: ${n}`);
   }
   for (const run of runs) {

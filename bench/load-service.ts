@@ -18,6 +18,8 @@ export interface MemoryReading {
 /** The service running as its own process, as the load bench sees it. */
 export interface RunningService {
   url: string;
+  /** The service's process; with worker processes, their primary. */
+  pid: number;
   /** Request log lines the service printed, one per answered request: a cross-check on the client's count. */
   logLines(): number;
   memory(): Promise<MemoryReading>;
@@ -79,6 +81,7 @@ export function startService(env: Record<string, string | undefined> = {}, bootT
 function service(child: ChildProcess, url: string, logLines: () => number, stderr: () => string, exited: Promise<number | null>): RunningService {
   return {
     url,
+    pid: child.pid!,
     logLines,
     stderr,
     memory: () =>

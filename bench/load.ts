@@ -2,15 +2,17 @@
  * Load bench: sustained mixed traffic (calculations on all three calculators, metadata, docs search)
  * from this process over loopback against the service running as its own process, at several
  * concurrency levels, with the server's heap read after a forced collection before and after each.
- * Then, for each worker count (WEB_CONCURRENCY), the service's calculation throughput, and the
- * latency of a light request sent from another process while a flood saturates the service.
+ * Then, for each worker count (WEB_CONCURRENCY), the service's calculation throughput (in rounds
+ * taken in turn, with the CPU time it used), and the latency of a light request sent from another
+ * process and address while a flood saturates the service.
  *
  *   npm run load                  table
  *   npm run load -- --json        JSON only
  *   options: --levels=1,10,50,200 --seconds=6 --max-requests=60000 --warmup-seconds=2
  *            --capacity-seconds=3 (0 skips the uncapped level) --seed=1 --strict (exit 1 on a MISS)
- *            --workers=1,2 --throughput-clients=32 --throughput-seconds=5 --saturation-seconds=5
- *            --flood-clients=200 --probe-path=/api/v1/calculators --probe-rate=50 --probe-idle-seconds=2
+ *            --workers=1,2 --throughput-clients=32 --throughput-seconds=5 --throughput-rounds=5
+ *            --saturation-seconds=5 --flood-clients=200 --probe-path=/api/v1/calculators --probe-rate=20
+ *            --probe-idle-seconds=2
  *            (--levels=none or --workers=none skips that part; a duration of 0 skips its part)
  *   CALC_CONCURRENCY=n npm run load   run the service with another pool size (default 8, the service's)
  *
@@ -28,9 +30,9 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { runLevel } from './load-client.ts';
-import { measureWorkers, type FleetPlan } from './load-fleet.ts';
+import { measureSaturation, measureThroughput, type FleetPlan } from './load-fleet.ts';
 import { startProbeProcess } from './load-probe.ts';
-import { formatLevels, formatWorkers, HEAP_TOLERANCE, levelReport, type LevelReport, type WorkersReport } from './load-report.ts';
+import { formatLevels, formatWorkers, HEAP_TOLERANCE, levelReport, workersReport, type LevelReport, type WorkersReport } from './load-report.ts';
 import { startService, type MemoryReading, type RunningService } from './load-service.ts';
 
 function option(name: string, fallback: string): string {
@@ -64,7 +66,7 @@ const capacitySeconds = numberOption('capacity-seconds', 3);
 const seed = numberOption('seed', 1);
 const probePath = option('probe-path', '/api/v1/calculators');
 if (!probePath.startsWith('/')) throw new Error('--probe-path must be a path starting with /');
-const probePerSecond = numberOption('probe-rate', 50);
+const probePerSecond = numberOption('probe-rate', 20);
 if (probePerSecond <= 0) throw new Error('--probe-rate must be above 0');
 /** Clients of the level that is not held back to the pool: calculations beyond the places get 503 by contract. */
 const FLOOD = 200;
@@ -75,6 +77,7 @@ const fleetPlan: FleetPlan = {
   warmupMs: warmupSeconds * 1000,
   throughputClients: numberOption('throughput-clients', 32),
   throughputMs: numberOption('throughput-seconds', 5) * 1000,
+  throughputRounds: numberOption('throughput-rounds', 5),
   floodClients: numberOption('flood-clients', FLOOD),
   saturationMs: numberOption('saturation-seconds', 5) * 1000,
   probePath,
@@ -83,7 +86,7 @@ const fleetPlan: FleetPlan = {
   maxRequests,
   seed,
 };
-if (fleetPlan.throughputClients < 1 || fleetPlan.floodClients < 1) throw new Error('--throughput-clients and --flood-clients must be at least 1');
+if (fleetPlan.throughputClients < 1 || fleetPlan.floodClients < 1 || fleetPlan.throughputRounds < 1) throw new Error('--throughput-clients, --throughput-rounds and --flood-clients must be at least 1');
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
 };
@@ -142,20 +145,23 @@ async function runLevels(): Promise<{ reports: LevelReport[]; boot: MemoryReadin
   return { reports, boot, exitCode };
 }
 
-/** Each worker count in turn, one service at a time, with one probe process for all of them. */
+/** Throughput at every worker count in rounds, then each worker count under a flood, with one probe process for all. */
 async function runWorkers(): Promise<WorkersReport[]> {
-  const { throughputClients, throughputMs, floodClients, saturationMs } = fleetPlan;
+  const { throughputClients, throughputMs, throughputRounds, floodClients, saturationMs } = fleetPlan;
   say();
-  say(`workers ${workerCounts.join(', ')} (WEB_CONCURRENCY), pool ${POOL} each: ${throughputClients} clients sending calculations only for ${throughputMs / 1000} s, load shedding off;`);
-  say(`then, load shedding as configured, GET ${probePath} at ${probePerSecond}/s from another process, ${fleetPlan.probeIdleMs / 1000} s idle and ${saturationMs / 1000} s under ${floodClients} clients flooding calculations and new searches`);
+  say(`workers ${workerCounts.join(', ')} (WEB_CONCURRENCY), pool ${POOL} each: ${throughputClients} clients sending calculations only for ${throughputMs / 1000} s in ${throughputRounds} rounds, load shedding off;`);
+  say(`then, load shedding as configured, GET ${probePath} at ${probePerSecond}/s from another process and address, ${fleetPlan.probeIdleMs / 1000} s idle and ${saturationMs / 1000} s under ${floodClients} clients flooding calculations and new searches`);
+  const throughput = throughputMs > 0 ? await measureThroughput(workerCounts, fleetPlan) : undefined;
   const runs: WorkersReport[] = [];
-  const probe = await startProbeProcess();
+  const probe = saturationMs > 0 ? await startProbeProcess() : undefined;
   try {
-    for (const workers of workerCounts) {
-      runs.push(await measureWorkers(workers, fleetPlan, probe, runs[0]?.throughput?.calcOkPerSecond));
+    for (const [index, workers] of workerCounts.entries()) {
+      const saturation = probe ? await measureSaturation(workers, fleetPlan, probe) : undefined;
+      const serviceExitCodes = [...(throughput ? [throughput.exitCodes[index]!] : []), ...(saturation ? [saturation.exitCode] : [])];
+      runs.push(workersReport(workers, { ...(throughput ? { throughput: throughput.reports[index]! } : {}), ...(saturation ? { saturation: saturation.report } : {}), serviceExitCodes }));
     }
   } finally {
-    probe.close();
+    probe?.close();
   }
   say(formatWorkers(runs).trimEnd());
   return runs;

@@ -34,6 +34,8 @@ test('the probe keeps its schedule while an earlier request is still unanswered'
     assert.is(outcome.latencies.length, 15);
     assert.ok(outcome.latencies.at(-1)! >= 300, 'the held-back answer is the slowest');
     assert.ok(outcome.latencies[0]! < outcome.latencies.at(-1)!, 'later requests did not wait behind it');
+    // The held-back request kept its connection busy, so at least the next one opened another.
+    assert.ok(outcome.newConnectionLatencies.length >= 2 && outcome.newConnectionLatencies.length < 15);
   } finally {
     server.close();
   }
@@ -67,7 +69,7 @@ function floodOutcome(refusals: Record<string, number>, ok: number): LevelOutcom
   };
 }
 
-const probe = (sent: number, statuses: Record<string, number>) => ({ path: '/api/health', sent, latencies: Array.from({ length: sent }, (_, index) => index + 1), statuses, sendLagMaxMs: 0 });
+const probe = (sent: number, statuses: Record<string, number>) => ({ path: '/api/health', sent, latencies: Array.from({ length: sent }, (_, index) => index + 1), newConnectionLatencies: [sent], statuses, sendLagMaxMs: 0 });
 
 test('under the flood, 503s that shed load are counted as shed and pass; anything else is a MISS', () => {
   const shedOnly = saturationReport(
@@ -90,15 +92,20 @@ test('under the flood, 503s that shed load are counted as shed and pass; anythin
   assert.is(workersReport(1, { saturation: probeRefused, serviceExitCodes: [0] }).verdict, 'MISS');
 });
 
-test('throughput is calculations answered 200 a second, against the first worker count measured', () => {
-  const first = throughputReport(floodOutcome({}, 400), undefined);
-  assert.equal([first.calcOkPerSecond, first.ratioToFirst], [400, 1]);
-  const second = throughputReport(floodOutcome({ 'calculate au.pay.take-home -> 503 CalculatorCapacityExceeded': 50 }, 600), first.calcOkPerSecond);
-  assert.equal([second.calcOkPerSecond, second.ratioToFirst], [600, 1.5]);
-  const report = workersReport(2, { throughput: second, serviceExitCodes: [0] });
-  assert.is(report.verdict, 'MISS', 'a calculation refused while capacity is measured');
+test('throughput is calculations answered 200 a second, against the first worker count round by round', () => {
+  const stretch = (ok: number, cpuSeconds: number | undefined, refusals: Record<string, number> = {}) => ({ outcome: floodOutcome(refusals, ok), cpuSeconds });
+  const firstRounds = [stretch(400, 0.5), stretch(200, 0.5)];
+  const first = throughputReport(firstRounds, firstRounds);
+  assert.equal([first.calcOkPerSecond, first.ratioToFirst, first.cpuSeconds, first.calcOkPerCpuSecond, first.rounds], [300, 1, 1, 600, 2]);
+  // Each round against the first count's round taken beside it: 1.5 and 1.0, median 1.25.
+  const second = throughputReport([stretch(600, 0.6), stretch(200, 0.4)], firstRounds);
+  assert.equal([second.calcOkPerSecond, second.ratioToFirst, second.calcOkPerCpuSecond], [400, 1.25, 800]);
+  assert.is(throughputReport([stretch(600, undefined), stretch(200, 0.4)], firstRounds).calcOkPerCpuSecond, null);
+
   assert.is(workersReport(1, { throughput: first, serviceExitCodes: [0] }).verdict, 'PASS');
   assert.is(workersReport(1, { throughput: first, serviceExitCodes: [1] }).verdict, 'MISS');
+  const refused = throughputReport([stretch(600, 0.6, { 'calculate au.pay.take-home -> 503 CalculatorCapacityExceeded': 50 })], firstRounds);
+  assert.is(workersReport(2, { throughput: refused, serviceExitCodes: [0] }).verdict, 'MISS', 'a calculation refused while capacity is measured');
 });
 
 // One service start (the saturation part) keeps this to a few seconds; the throughput part runs the
