@@ -1,4 +1,4 @@
-import { DOCS_PATH_PATTERN_SOURCE } from '../../docs-site/index.ts';
+import { DOCS_SCHEMAS } from '../../docs-site/index.ts';
 import { HELP_MODES, type JsonSchema } from '../../engine/index.ts';
 import { CALCULATOR_ID_PATTERN_SOURCE } from '../calculator-id.ts';
 import type { CatalogValues } from './components.ts';
@@ -74,12 +74,15 @@ export const CALCULATOR_QUERY: QueryParameter = {
   rule: 'be a calculator id such as au.pay.take-home',
 };
 
+/** A docs path, as a page's own `path` is defined. */
+const DOCS_PATH = DOCS_SCHEMAS.DocsPage.properties.path;
+
 export const DOCS_PATH_QUERY: QueryParameter = {
   name: 'path',
   required: true,
-  schema: { type: 'string', minLength: 1, maxLength: 256, pattern: DOCS_PATH_PATTERN_SOURCE, examples: ['/overview'] },
+  schema: { ...DOCS_PATH, examples: ['/overview'] },
   description: 'Documentation page path, e.g. /guides/read-a-trace.',
-  rule: `be 1 to 256 characters matching ${DOCS_PATH_PATTERN_SOURCE}`,
+  rule: `be ${DOCS_PATH.minLength} to ${DOCS_PATH.maxLength} characters matching ${DOCS_PATH.pattern}`,
 };
 
 export const DOCS_TERM_QUERY: QueryParameter = {
