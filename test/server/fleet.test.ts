@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { rmSync } from 'node:fs';
 import { delimiter } from 'node:path';
@@ -22,11 +22,14 @@ function lines(service: ServiceProcess): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** A POST on a connection of its own (so the primary hands each to the next worker); `written` settles once it is all sent. */
-function post(url: string, body: string): { written: Promise<void>; answer: Promise<{ status: number; body: string }> } {
+/**
+ * A POST on a connection of its own (so the primary hands each to the next worker), or on the one an
+ * agent keeps; `written` settles once it is all sent.
+ */
+function post(url: string, body: string, agent: Agent | false = false): { written: Promise<void>; answer: Promise<{ status: number; body: string }> } {
   let written!: Promise<void>;
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+    const outgoing = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
@@ -36,6 +39,23 @@ function post(url: string, body: string): { written: Promise<void>; answer: Prom
     written = new Promise((done) => outgoing.end(body, () => done()));
   });
   return { written, answer };
+}
+
+/** A GET on the connection an agent keeps: its status. */
+function fetchOn(agent: Agent, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Workers that answered health checks, by id, from the request log lines. */
+function healthWorkers(service: ServiceProcess): Set<unknown> {
+  return new Set(lines(service).filter((line) => line.event === 'request' && line.route === '/api/health').map((line) => line.worker));
 }
 
 const takeHome = (url: string) => post(`${url}/api/v1/calculators/au.pay.take-home/calculate`, JSON.stringify({ facts: payFacts(165400, 'weekly', true) })).answer;
@@ -88,10 +108,16 @@ test('two workers without Redis: requests reach both, the limit is 10 in all, an
 test('SIGTERM to the primary drains every worker: requests in flight on both are answered, then the fleet exits 0', async () => {
   const slowPack = writeSlowPack(20, 600);
   const service = await startService({ WEB_CONCURRENCY: '2', RULEPACKS_DIR: [SHIPPED_PACKS, slowPack].join(delimiter) });
+  const connections = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })];
   try {
     const body = JSON.stringify({ facts: { step0: money(100_000_000) } });
-    // Two connections in a row go to the two workers in turn.
-    const inFlight = [post(`${service.url}/api/v1/calculators/test.slow/calculate`, body), post(`${service.url}/api/v1/calculators/test.slow/calculate`, body)];
+    // Two kept-alive connections, each first answered by a worker: the primary hands connections to
+    // workers in turn, so one is held by each. What is sent on them next is in a worker's hands, not
+    // still in the primary's backlog, when the signal comes.
+    const held = await Promise.all(connections.map((agent) => fetchOn(agent, `${service.url}/api/health`)));
+    assert.equal(held, [200, 200]);
+    await until(() => healthWorkers(service).size === 2, 'each connection held by a different worker');
+    const inFlight = connections.map((agent) => post(`${service.url}/api/v1/calculators/test.slow/calculate`, body, agent));
     await Promise.all(inFlight.map((one) => one.written));
     service.child.kill('SIGTERM');
     const answers = await Promise.all(inFlight.map((one) => one.answer));
@@ -105,6 +131,7 @@ test('SIGTERM to the primary drains every worker: requests in flight on both are
     );
     assert.is(answeringWorkers(service).size, 2);
   } finally {
+    for (const agent of connections) agent.destroy();
     await stopService(service);
     rmSync(slowPack, { recursive: true, force: true });
   }
