@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCalculator, type CalculatorPlan } from '../../engine/index.ts';
+import { CONFORMANCE_YEARS, journeysOf, samplesOf } from '../helpers/conformance.ts';
 import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
 
 // Every tax year the shipped packs serve is checked against its own published cases, copied from the
@@ -9,33 +9,7 @@ import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
 // says which files belong to which year, so a new year's packs need its files and an entry there,
 // and no edit here.
 
-interface Sample {
-  grossCents: number;
-  period: string;
-  taxFreeThresholdClaimed: boolean;
-  withheldCents: number;
-}
-interface PayJourney extends Sample {
-  name: string;
-  netCents: number;
-}
-interface AnnualJourney {
-  name: string;
-  taxableIncomeCents: number;
-  incomeTax: number;
-  lito: number;
-  medicare: number;
-  rawLiability: number;
-  liability: number;
-}
-interface YearFiles {
-  journeys: string;
-  withholdingSamples: string;
-  everySampleIsAnExample: boolean;
-}
-
-const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/conformance/${name}`, import.meta.url), 'utf8')) as T;
-const index = fixture<{ years: Record<string, YearFiles> }>('years.json').years;
+const index = CONFORMANCE_YEARS;
 const { catalog, loaded } = shippedPacks();
 const servedYears = [...new Set(loaded.packs.map((report) => report.pack.taxYear.id))].sort();
 
@@ -54,8 +28,8 @@ test('every year the shipped packs serve has its conformance files, and every in
 });
 
 for (const [year, files] of Object.entries(index)) {
-  const samples = fixture<{ cases: Sample[] }>(files.withholdingSamples).cases;
-  const journeys = fixture<{ taxYear?: string; pay: PayJourney[]; annual: AnnualJourney[] }>(files.journeys);
+  const samples = samplesOf(year);
+  const journeys = journeysOf(year);
   const plan = (calculatorId: string): CalculatorPlan => {
     const found = catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year });
     if (!found) throw new Error(`no ${calculatorId} for AU ${year}`);

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CONFORMANCE_YEARS, journeysOf, samplesOf } from '../helpers/conformance.ts';
 import { money, payFacts } from '../helpers/packs.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 
@@ -10,30 +10,6 @@ import { calculate, servedPacks, startTestServer, type TestServer } from './help
 // figures come only from the conformance files (copies of the shared set, indexed by years.json), so
 // a new year's packs need their files and an entry there, and no edit here.
 
-interface Sample {
-  grossCents: number;
-  period: string;
-  taxFreeThresholdClaimed: boolean;
-  withheldCents: number;
-}
-interface PayJourney extends Sample {
-  name: string;
-  netCents: number;
-}
-interface AnnualJourney {
-  name: string;
-  taxableIncomeCents: number;
-  incomeTax: number;
-  lito: number;
-  medicare: number;
-  rawLiability: number;
-  liability: number;
-}
-interface YearFiles {
-  journeys: string;
-  withholdingSamples: string;
-}
-
 /** One calculate request and what its answer must hold, each figure named for the failure message. */
 interface Case {
   label: string;
@@ -42,15 +18,14 @@ interface Case {
   expect: Record<string, number>;
 }
 
-const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/conformance/${name}`, import.meta.url), 'utf8')) as T;
-const index = fixture<{ years: Record<string, YearFiles> }>('years.json').years;
+const index = CONFORMANCE_YEARS;
 const everyYear = servedPacks({ taxYears: 'all' });
 const plain = servedPacks();
 
 /** Every published case of a year, as requests naming that year (or none, for the default year). */
-function casesOf(year: string, files: YearFiles, taxYear: string | undefined): Case[] {
-  const samples = fixture<{ cases: Sample[] }>(files.withholdingSamples).cases;
-  const journeys = fixture<{ pay: PayJourney[]; annual: AnnualJourney[] }>(files.journeys);
+function casesOf(year: string, taxYear: string | undefined): Case[] {
+  const samples = samplesOf(year);
+  const journeys = journeysOf(year);
   const body = (facts: unknown) => (taxYear === undefined ? { facts } : { facts, taxYear });
   const cases: Case[] = [];
   for (const sample of samples) {
@@ -149,9 +124,9 @@ test('TAX_YEARS=all serves exactly the years the conformance files cover', () =>
   assert.ok(served.includes(everyYear.defaultTaxYear!), 'the default year is served');
 });
 
-for (const [year, files] of Object.entries(index)) {
+for (const year of Object.keys(index)) {
   test(`${year}: every published sample and journey, asked for with taxYear ${year}, is answered to the cent`, async () => {
-    const cases = casesOf(year, files, year);
+    const cases = casesOf(year, year);
     const rulePackVersionOf = (calculatorId: string) => everyYear.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
     assert.equal(mismatches(cases, await send(all, cases, places), year, rulePackVersionOf), []);
   });
@@ -160,7 +135,7 @@ for (const [year, files] of Object.entries(index)) {
 test('without a taxYear, the default year is answered to the cent and byte for byte as plain npm start answers it', async () => {
   const year = everyYear.defaultTaxYear!;
   assert.is(plain.defaultTaxYear, year, 'plain npm start and TAX_YEARS=all share the default year');
-  const cases = casesOf(year, index[year]!, undefined);
+  const cases = casesOf(year, undefined);
   const rulePackVersionOf = (calculatorId: string) => plain.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
   const fromAll = await send(all, cases, places);
   assert.equal(mismatches(cases, fromAll, year, rulePackVersionOf), []);
@@ -170,8 +145,8 @@ test('without a taxYear, the default year is answered to the cent and byte for b
 });
 
 test('the comparison can fail: a wrong published figure or another year is noticed', async () => {
-  const [year, files] = Object.entries(index).find(([candidate]) => candidate !== everyYear.defaultTaxYear)!;
-  const [first] = casesOf(year, files, year);
+  const [year] = Object.entries(index).find(([candidate]) => candidate !== everyYear.defaultTaxYear)!;
+  const [first] = casesOf(year, year);
   const rulePackVersionOf = (calculatorId: string) => everyYear.catalog.find(calculatorId, { jurisdiction: 'AU', taxYear: year })!.rulePackVersion;
   const [answer] = await send(all, [first!], 1);
   assert.equal(mismatches([first!], [answer!], year, rulePackVersionOf), []);

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readServingDefaults } from '../../engine/index.ts';
 import { compareRuns, type FigureChange } from '../../tools/explain/comparison.ts';
+import { CONFORMANCE_YEARS, journeysOf, type AnnualJourney, type PayJourney } from '../helpers/conformance.ts';
 import { money, payFacts, SHIPPED_PACKS, shippedPacks } from '../helpers/packs.ts';
 import { cli, suiteRuns } from './cli.ts';
 
@@ -10,27 +10,8 @@ import { cli, suiteRuns } from './cli.ts';
 // shared conformance journeys of each year (copied into test/fixtures/conformance; years.json says
 // which file holds which year). The years come from that file and the serving file: a new year's
 // packs and journeys need no edit here.
-const conformance = (file: string) => JSON.parse(readFileSync(new URL(`../fixtures/conformance/${file}`, import.meta.url), 'utf8'));
-const YEARS = conformance('years.json').years as Record<string, { journeys: string }>;
+const YEARS = CONFORMANCE_YEARS;
 
-interface PayJourney {
-  name: string;
-  grossCents: number;
-  period: string;
-  taxFreeThresholdClaimed: boolean;
-  withheldCents: number;
-  netCents: number;
-}
-interface AnnualJourney {
-  name: string;
-  taxableIncomeCents: number;
-  incomeTax: number;
-  lito: number;
-  medicare: number;
-  rawLiability: number;
-  liability: number;
-}
-const journeysOf = (year: string) => conformance(YEARS[year]!.journeys) as { pay: PayJourney[]; annual: AnnualJourney[] };
 
 const { catalog } = shippedPacks();
 const years = Object.keys(YEARS).sort();
