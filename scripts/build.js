@@ -67,7 +67,7 @@ await build({
 const boot = await tsImport('../server/boot.ts', import.meta.url);
 const serving = await tsImport('../server/serving.ts', import.meta.url);
 try {
-  const served = serving.resolveServing(boot.loadCatalog(), serving.loadServingDefaults([boot.PACKS_DIR]), { taxYears: null, defaultTaxYear: null });
+  const served = serving.loadServed([boot.PACKS_DIR], { taxYears: null, defaultTaxYear: null });
   const snapshot = await boot.compileDocs(served.catalog);
   mkdirSync(outdir, { recursive: true });
   writeFileSync(boot.DOCS_SNAPSHOT, JSON.stringify(snapshot));

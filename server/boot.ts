@@ -29,12 +29,16 @@ export class BootFailure extends Error {
   }
 }
 
-/** Loads and checks every pack; any diagnostic stops the boot with all of them listed. */
-export function loadCatalog(packPaths: string[] = [PACKS_DIR]): Catalog {
+/**
+ * Loads and checks every pack, or every pack of the given tax years; any diagnostic stops the boot
+ * with all of them listed.
+ */
+export function loadCatalog(packPaths: readonly string[] = [PACKS_DIR], taxYears?: readonly string[]): Catalog {
   // Everything a service serves is checked; the worked examples are the analysts' and the tests' to run.
-  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT, examples: false });
+  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT, examples: false, taxYears });
   const problems = [...loaded.missing.map((path) => `${path}: no such pack folder`), ...loaded.diagnostics.map(formatDiagnostic)];
-  if (loaded.packs.length === 0) problems.push('no rule packs were found');
+  // With years chosen, finding none of theirs is for the caller to explain (see loadServed).
+  if (loaded.packs.length === 0 && !taxYears) problems.push('no rule packs were found');
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   // A pack may not introduce a value the API's closed enumerations do not name (a new source kind or rounding mode).
   problems.push(...valuesOutsideContract(loaded.packs.map((report) => report.pack), componentSchemas(catalog, catalogValues(catalog))));

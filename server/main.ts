@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdminServer, type Readiness } from './admin.ts';
 import { createApp } from './app.ts';
-import { BootFailure, loadCatalog, loadDocs, PACKS_DIR } from './boot.ts';
+import { BootFailure, loadDocs, PACKS_DIR } from './boot.ts';
 import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
@@ -14,7 +14,7 @@ import { createListeningServer } from './listen.ts';
 import { createLogger, describeError } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
-import { loadServingDefaults, resolveServing } from './serving.ts';
+import { loadServed } from './serving.ts';
 
 // In a fleet every line says which worker wrote it, request lines included.
 const logger = cluster.isWorker ? createLogger().child({ worker: cluster.worker!.id }) : createLogger();
@@ -38,13 +38,12 @@ async function main(): Promise<void> {
   }
 
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
-  // Every pack is loaded and checked; only the tax years chosen are served.
-  const { catalog, taxYears, defaultTaxYear } = resolveServing(loadCatalog(packPaths), loadServingDefaults(packPaths), config);
+  const { catalog, taxYears, defaultTaxYear } = loadServed(packPaths, config);
   const docs = await loadDocs(catalog);
   if (docs) logger.info({ event: 'docs-loaded', from: docs.from, pages: docs.site.paths().length });
   const runner =
     config.calcIsolation === 'worker'
-      ? await startWorkerPool({ size: config.calcConcurrency, packPaths })
+      ? await startWorkerPool({ size: config.calcConcurrency, packPaths, taxYears })
       : createInlineRunner(catalog, config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
   const rateLimiter = await configuredRateLimiter(config, { inFleet, report: (event) => logger.info(event) });

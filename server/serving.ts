@@ -1,5 +1,5 @@
 import { createCatalog, formatDiagnostic, readServingDefaults, type Catalog, type ServingDefaults } from '../engine/index.ts';
-import { BootFailure, PROJECT_ROOT } from './boot.ts';
+import { BootFailure, loadCatalog, PROJECT_ROOT } from './boot.ts';
 import { ConfigError, type ServiceConfig } from './config.ts';
 
 /** What a running service offers: the calculators of its tax years, and the year a request without one gets. */
@@ -15,6 +15,22 @@ export function loadServingDefaults(packPaths: readonly string[]): ServingDefaul
   const { defaults, diagnostics } = readServingDefaults(packPaths, { displayRoot: PROJECT_ROOT });
   if (diagnostics.length > 0) throw new BootFailure(diagnostics.map(formatDiagnostic));
   return defaults;
+}
+
+/**
+ * Loads the packs of the tax years to serve and chooses what to serve (see resolveServing). Only
+ * the packs of the years asked for are read and checked: a boot reads what it serves. When a year
+ * asked for has no pack, every pack is read, so that the message can name the years they serve.
+ */
+export function loadServed(packPaths: readonly string[], settings: Pick<ServiceConfig, 'taxYears' | 'defaultTaxYear'>): Served {
+  const defaults = loadServingDefaults(packPaths);
+  const askedFor = settings.taxYears === 'all' ? undefined : (settings.taxYears ?? defaults?.taxYears);
+  if (askedFor) {
+    const catalog = loadCatalog(packPaths, askedFor);
+    const loadedYears = new Set(catalog.plans.map((plan) => plan.context.taxYear));
+    if (askedFor.every((year) => loadedYears.has(year))) return resolveServing(catalog, defaults, settings);
+  }
+  return resolveServing(loadCatalog(packPaths), defaults, settings);
 }
 
 /**

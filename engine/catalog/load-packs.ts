@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { PackDef } from '../model/pack.ts';
-import { discoverPackDirs, loadPack, type LoadOptions } from '../load/load-pack.ts';
+import { declaredTaxYear, discoverPackDirs, loadPack, type LoadOptions } from '../load/load-pack.ts';
 import type { CalculatorPlan } from '../run/plan.ts';
 import { planCalculators } from '../run/plan.ts';
 import { checkPack } from '../validate/check-pack.ts';
@@ -24,11 +24,13 @@ export interface LoadedPacks {
 }
 
 /**
- * Loads, checks and plans every pack at or under the given paths. Collects every problem of every
- * pack; only packs without problems get run plans.
+ * Loads, checks and plans every pack at or under the given paths (or, with `taxYears`, every pack
+ * of those years). Collects every problem of every pack; only packs without problems get run plans.
  */
 export function loadPacks(paths: readonly string[], options: LoadOptions = {}): LoadedPacks {
-  const { dirs, missing } = discoverPackDirs(paths);
+  const { dirs: found, missing } = discoverPackDirs(paths);
+  const { taxYears } = options;
+  const dirs = taxYears ? found.filter((dir) => isOfYears(declaredTaxYear(dir), taxYears)) : found;
   const packs = dirs.map((dir): PackReport => {
     const loaded = loadPack(dir, options);
     // A file that does not parse leaves holes that every later check would trip over: report the
@@ -62,4 +64,9 @@ export function loadPacks(paths: readonly string[], options: LoadOptions = {}): 
     }
   }
   return { packs, diagnostics: packs.flatMap((report) => report.diagnostics), missing };
+}
+
+/** A pack whose year is unknown is kept: only loading it can say what is wrong with it. */
+function isOfYears(year: string | undefined, taxYears: readonly string[]): boolean {
+  return year === undefined || taxYears.includes(year);
 }

@@ -54,6 +54,11 @@ export interface LoadOptions {
    * and a year's published samples can be most of a pack's text: it reads the rest.
    */
   examples?: boolean;
+  /**
+   * Only the packs for these tax years are read (default: every pack). A pack whose pack.yaml does
+   * not plainly name its year is read all the same, so that its problems are reported.
+   */
+  taxYears?: readonly string[];
 }
 
 /** Finds pack folders (folders holding a pack.yaml) at or under each path, in a stable order. */
@@ -79,6 +84,20 @@ export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; mi
     walk(absolute, 3);
   }
   return { dirs: [...new Set(dirs)], missing };
+}
+
+/**
+ * The tax year a pack folder's pack.yaml names, read without loading the pack; undefined when the
+ * file cannot be read or does not name one plainly (loading the pack then says why).
+ */
+export function declaredTaxYear(dir: string): string | undefined {
+  try {
+    const parsed = parseYaml('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
+    const id = asRecord(asRecord(parsed.value).taxYear).id;
+    return parsed.diagnostics.length === 0 && typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -9,8 +9,9 @@ export interface WorkerJob {
   budgetMs: number;
 }
 
-const { packPaths } = workerData as { packPaths: string[] };
-const loaded = loadPacks(packPaths);
+const { packPaths, taxYears } = workerData as { packPaths: string[]; taxYears?: string[] };
+// The packs the service serves, read as the service reads them: the worked examples are not run here.
+const loaded = loadPacks(packPaths, { examples: false, taxYears });
 if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
   parentPort!.postMessage({ type: 'failed', message: 'the rule packs did not load cleanly in a calculation worker' });
 } else {

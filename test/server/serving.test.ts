@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { referencePath } from '../../docs-site/index.ts';
 import { createCatalog, formatDiagnostic, loadPacks, readServingDefaults, type Catalog } from '../../engine/index.ts';
 import { BootFailure, loadDocs } from '../../server/boot.ts';
 import { ConfigError, readConfig } from '../../server/config.ts';
-import { loadServingDefaults, resolveServing } from '../../server/serving.ts';
-import { nextYearFixture, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { loadServed, loadServingDefaults, resolveServing } from '../../server/serving.ts';
+import { nextYearFixture, payFacts, PROJECT_ROOT, shippedPacks, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 
 const OTHER_YEAR_PACKS = nextYearFixture().root;
@@ -101,6 +101,36 @@ test('the serving file is checked strictly, every problem located', () => {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+// A boot reads the packs of the years it serves, and no others: the unserved years' packs, with their
+// published samples, are most of what is shipped. A pack whose year it cannot tell is read all the same.
+test('a boot reads and checks only the packs of the years it serves', () => {
+  const unserved = loaded.packs.filter((report) => report.pack.dir.startsWith(SHIPPED_PACKS) && !fileDefaults.taxYears.includes(report.pack.taxYear.id));
+  assert.ok(unserved.length > 0, 'the shipped packs include a year plain npm start does not serve');
+  const broken = unserved[0]!.pack;
+  const root = mkdtempSync(join(tmpdir(), 'serving-'));
+  try {
+    cpSync(SHIPPED_PACKS, root, { recursive: true });
+    const brokenFacts = join(root, relative(SHIPPED_PACKS, broken.dir), 'facts.yaml');
+    appendFileSync(brokenFacts, '\nfacts: [duplicated key]\n');
+    const plain = loadServed([root], readConfig({}));
+    assert.equal(plain.taxYears, [...fileDefaults.taxYears].sort());
+    assert.equal(yearsOf(plain.catalog), plain.taxYears);
+    const asked = { TAX_YEARS: broken.taxYear.id, DEFAULT_TAX_YEAR: broken.taxYear.id };
+    expectThrows(() => loadServed([root], readConfig(asked)), BootFailure, /facts\.yaml:\d+:\d+ parse duplicate key/);
+    expectThrows(() => loadServed([root], readConfig({ TAX_YEARS: 'all', DEFAULT_TAX_YEAR: fileDefaults.defaultTaxYear })), BootFailure, /facts\.yaml:\d+:\d+ parse duplicate key/);
+
+    // Unreadable as YAML, the pack.yaml of an unserved year cannot say its year: it is read, and stops the boot.
+    cpSync(SHIPPED_PACKS, root, { recursive: true });
+    appendFileSync(join(root, relative(SHIPPED_PACKS, broken.dir), 'pack.yaml'), '\ntaxYear: [\n');
+    expectThrows(() => loadServed([root], readConfig({})), BootFailure, /pack\.yaml:\d+:\d+ parse/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  // A year no pack serves is named with every year the packs do serve, not only the years asked for.
+  const shippedYears = [...new Set(shippedPacks().catalog.plans.map((plan) => plan.context.taxYear))].sort();
+  expectThrows(() => loadServed([SHIPPED_PACKS], readConfig({ TAX_YEARS: NOBODY_SERVES })), ConfigError, new RegExp(`the loaded rule packs serve ${shippedYears.join(', ')}`));
 });
 
 // One service offering every year the packs serve.
