@@ -13,7 +13,8 @@ const run = promisify(execFile);
 const JOURNEYS = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/conformance/journeys.json', import.meta.url)), 'utf8'));
 
 test('a program outside the client package calculates all three calculators through it', async () => {
-  const service = await startDefaultService();
+  // Shedding off: whether a busy test machine's event loop lags is not what the client is tested for.
+  const service = await startDefaultService({ MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
     const { stdout } = await run(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['test/client/integrator/calculate-all.ts'], {
       cwd: PROJECT_ROOT,
