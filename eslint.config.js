@@ -47,4 +47,14 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS] }],
     },
   },
+  {
+    // A boot serves the docs from the build's snapshot; the compiler behind docs-site/index.ts (the
+    // Markdown parser, a megabyte of code) is loaded with import() only when a boot must compile.
+    files: ['server/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/docs-site/index.ts'], allowTypeImports: true, message: 'The service imports docs-site/snapshot.ts; the docs compiler (docs-site/index.ts) only through import().' }],
+      }],
+    },
+  },
 );

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DEFAULT_CONFIG, type ServiceConfig } from '../config.ts';
-import { connectRedisStore, type StoreEvent } from './redis-store.ts';
+import type { StoreEvent } from './redis-store.ts';
 
 /** The verdict on one calculation request. */
 export type Admission = 'admitted' | 'limited' | 'unavailable';
@@ -75,6 +75,8 @@ const STORE_WAIT_AT_START_MS = 5000;
 export async function configuredRateLimiter(config: ServiceConfig, options: { inFleet: boolean; report: (event: StoreEvent) => void }): Promise<RateLimiter> {
   let store: RateLimitStore = options.inFleet ? { kind: 'cluster' } : { kind: 'memory' };
   if (config.redisUrl) {
+    // The Redis client is loaded only by a service that uses one: importing it is a twentieth of a boot.
+    const { connectRedisStore } = await import('./redis-store.ts');
     const client = connectRedisStore(config.redisUrl, config.rateLimitStoreTimeoutMs, options.report);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([once(client, 'ready'), new Promise((resolve) => (timer = setTimeout(resolve, STORE_WAIT_AT_START_MS)))]);

@@ -1,4 +1,4 @@
-import { DOCS_SCHEMAS } from '../../docs-site/index.ts';
+import { DOCS_SCHEMAS } from '../../docs-site/snapshot.ts';
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
 import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
 import { ERROR_SCHEMAS } from './error-schemas.ts';

@@ -1,4 +1,4 @@
-import { DOCS_SCHEMAS } from '../../docs-site/index.ts';
+import { DOCS_SCHEMAS } from '../../docs-site/snapshot.ts';
 import { HELP_MODES, type JsonSchema } from '../../engine/index.ts';
 import { CALCULATOR_ID_PATTERN_SOURCE } from '../calculator-id.ts';
 import type { CatalogValues } from './components.ts';

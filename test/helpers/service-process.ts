@@ -26,7 +26,7 @@ let built = false;
  * Brings dist/ up to date with the sources once per test run, before any service starts: services
  * started side by side must not each find it stale and rebuild it under one another.
  */
-function buildOnce(): void {
+export function buildOnce(): void {
   if (built) return;
   const result = spawnSync('scripts/build-if-stale.sh', { cwd: PROJECT_ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the service could not be built:\n${result.stdout}${result.stderr}`);

@@ -31,6 +31,11 @@ test('the service may not reach inside the engine', async () => {
   assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'bench/reaches-inside.ts'), ['no-restricted-imports']);
 });
 
+test('the service loads the docs compiler only through import()', async () => {
+  assert.equal(await rulesFiredAt('server/loads-docs-compiler.ts', 'server/loads-docs-compiler.ts'), ['@typescript-eslint/no-restricted-imports']);
+  assert.equal(await rulesFiredAt('server/loads-docs-compiler.ts', 'tools/loads-docs-compiler.ts'), []);
+});
+
 /** The messages of the lint rules that fired on fixtures linted where they lie. */
 async function messagesOf(...fixtureFiles: string[]): Promise<{ ruleId: string | null; message: string }[]> {
   const results = await eslint.lintFiles(fixtureFiles.map((file) => join(fixtures, file)));

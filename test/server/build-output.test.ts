@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PROJECT_ROOT } from '../helpers/packs.ts';
+import { buildOnce } from '../helpers/service-process.ts';
+
+// What a boot of the built service loads: dist/server.js and every file its static imports reach.
+// The Markdown toolchain (compiling the docs, when the build's snapshot is stale) and the Redis client
+// (with REDIS_URL) are loaded with import() when needed; a megabyte of code a plain boot must not load.
+const DIST = join(PROJECT_ROOT, 'dist');
+const LOADED_ONLY_WHEN_NEEDED = ['remark-parse', 'micromark', 'acorn', 'hast-util-to-html', 'ioredis'];
+
+/** The files `entry` imports statically, itself included, transitively. */
+function staticClosure(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(DIST, file), 'utf8');
+    // An import statement, not an import() expression: `from "./…"` at the end of one.
+    for (const match of code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"\.\/([^"]+)"/gms)) visit(match[1]!);
+  };
+  visit(entry);
+  return [...seen];
+}
+
+/** The npm packages bundled into a built file, from its source map. */
+function packagesIn(file: string): Set<string> {
+  const { sources } = JSON.parse(readFileSync(join(DIST, `${file}.map`), 'utf8')) as { sources: string[] };
+  return new Set(sources.flatMap((source) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []));
+}
+
+test('a boot of the built service loads neither the Markdown toolchain nor the Redis client', () => {
+  buildOnce();
+  const loadedAtBoot = staticClosure('server.js');
+  const atBoot = new Set(loadedAtBoot.flatMap((file) => [...packagesIn(file)]));
+  assert.ok(atBoot.has('koa') && atBoot.has('yaml'), 'the closure holds what a boot uses');
+  for (const name of LOADED_ONLY_WHEN_NEEDED) assert.not.ok(atBoot.has(name), `${name} is loaded by every boot`);
+
+  // They are built, in chunks that the service imports when it needs them.
+  const chunks = readFileSync(join(DIST, 'server.js'), 'utf8').match(/import\("\.\/[^"]+"\)/g) ?? [];
+  const later = new Set(chunks.flatMap((call) => staticClosure(/"\.\/([^"]+)"/.exec(call)![1]!)).flatMap((file) => [...packagesIn(file)]));
+  for (const name of LOADED_ONLY_WHEN_NEEDED) assert.ok(later.has(name), `${name} is in a chunk the service imports when needed`);
+});
+
+test.run();
