@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
-import { docsInputsDigest, openDocsSite, referencePages, type DocsSiteSnapshot } from '../docs-site/snapshot.ts';
+import { docsInputsDigest, openStoredDocsSite, referencePages, storeDocsSite, type StoredDocsSite } from '../docs-site/snapshot.ts';
 import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { catalogValues, componentSchemas } from './openapi/components.ts';
@@ -17,7 +17,7 @@ export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json',
 /** A stored docs snapshot: the compiled site and the digest of what it was compiled from. */
 export interface StoredDocsSnapshot {
   inputs: string;
-  site: DocsSiteSnapshot;
+  site: StoredDocsSite;
 }
 
 /** Thrown when the service must not start; `problems` lists every reason. */
@@ -62,7 +62,7 @@ const API_REFERENCE_URL = routePath(OPERATIONS.find((operation) => operation.ope
 export async function compileDocs(catalog: Catalog): Promise<StoredDocsSnapshot> {
   const { compileDocsSite } = await import('../docs-site/index.ts');
   const options = projectDocsOptions(catalog);
-  return { inputs: docsInputsDigest(options), site: compileDocsSite(options) };
+  return { inputs: docsInputsDigest(options), site: storeDocsSite(compileDocsSite(options)) };
 }
 
 /**
@@ -74,7 +74,7 @@ export async function loadDocs(catalog: Catalog, snapshotFile: string | null = D
   if (!existsSync(DOCS_NAVIGATION)) return undefined;
   if (snapshotFile !== null && existsSync(snapshotFile)) {
     const stored = JSON.parse(readFileSync(snapshotFile, 'utf8')) as StoredDocsSnapshot;
-    if (stored.inputs === docsInputsDigest(projectDocsOptions(catalog))) return { site: openDocsSite(stored.site), from: 'snapshot' };
+    if (stored.inputs === docsInputsDigest(projectDocsOptions(catalog))) return { site: openStoredDocsSite(stored.site), from: 'snapshot' };
   }
-  return { site: openDocsSite((await compileDocs(catalog)).site), from: 'sources' };
+  return { site: openStoredDocsSite((await compileDocs(catalog)).site), from: 'sources' };
 }

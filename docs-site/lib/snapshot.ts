@@ -32,19 +32,49 @@ export interface DocsSite {
   readonly html: DocsHtml;
 }
 
+/**
+ * A compiled site as a build stores it. The search index and the HTML edition, three quarters of
+ * it, stay JSON text until first used: a boot does not parse them, and a service that is never
+ * asked for them never holds them in memory.
+ */
+export interface StoredDocsSite {
+  readonly navigation: readonly NavigationItem[];
+  readonly pages: readonly DocsPage[];
+  readonly searchJson: string;
+  readonly htmlJson: string;
+}
+
+/** A compiled site in the form a build stores. */
+export function storeDocsSite(snapshot: DocsSiteSnapshot): StoredDocsSite {
+  return { navigation: snapshot.navigation, pages: snapshot.pages, searchJson: JSON.stringify(snapshot.search), htmlJson: JSON.stringify(snapshot.html) };
+}
+
 /** Serves a compiled site. Loads no Markdown parser, so a boot from a stored snapshot stays light. */
 export function openDocsSite(snapshot: DocsSiteSnapshot): DocsSite {
-  const navigation = deepFreeze(snapshot.navigation);
-  const served = new Map(snapshot.pages.map((page) => [page.path, deepFreeze(page)]));
+  return openSite(snapshot.navigation, snapshot.pages, () => snapshot.search, () => snapshot.html);
+}
+
+/** Serves a stored site, parsing its search index and HTML edition when first asked for. */
+export function openStoredDocsSite(stored: StoredDocsSite): DocsSite {
+  return openSite(stored.navigation, stored.pages, () => JSON.parse(stored.searchJson) as SearchSnapshot, () => JSON.parse(stored.htmlJson) as HtmlSnapshot);
+}
+
+function openSite(navigationItems: readonly NavigationItem[], pages: readonly DocsPage[], readSearch: () => SearchSnapshot, readHtml: () => HtmlSnapshot): DocsSite {
+  const navigation = deepFreeze(navigationItems);
+  const served = new Map(pages.map((page) => [page.path, deepFreeze(page)]));
   const paths = Object.freeze([...served.keys()].sort());
-  const search = openDocsSearch(snapshot.search);
+  let searchIndex: ((term: string) => SearchResult[]) | undefined;
+  const search = (term: string) => (searchIndex ??= openDocsSearch(readSearch()))(term);
+  let html: DocsHtml | undefined;
   return {
     navigation: () => navigation,
     page: (path) => served.get(path),
     markdown: (path) => served.get(path)?.markdown,
     search,
     paths: () => paths,
-    html: openHtmlEdition(snapshot.html, served, navigation, search),
+    get html() {
+      return (html ??= openHtmlEdition(readHtml(), served, navigation, search));
+    },
   };
 }
 
