@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
 import { writeReport } from '../report/write.ts';
-import { issuesFromErrors, type InputIssue } from './decode.ts';
+import type { InputIssue } from './decode.ts';
 import type { CalculatorPlan, PlanStep } from './plan.ts';
 import type { ComponentResult, StepRecord } from './record.ts';
 import { beyondExactCents } from './shapes.ts';
@@ -66,7 +66,8 @@ export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; 
 }
 
 function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions, keepBeforeRounding = false): Executed | Failure {
-  if (!plan.validateFacts(facts)) return { ok: false, failure: 'decode', issues: issuesFromErrors(plan.validateFacts.errors ?? []) };
+  const issues = plan.factIssues(facts);
+  if (issues.length > 0) return { ok: false, failure: 'decode', issues };
   const values: Value[] = new Array(plan.slotCount);
   for (const input of plan.inputs) values[input.slot] = input.decode((facts as Record<string, unknown>)[input.factId]);
   const records: StepRecord[] = new Array(plan.steps.length);

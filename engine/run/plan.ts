@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Evaluator } from '../expressions/compile.ts';
 import type { JsonSchema } from '../contract/schema-type.ts';
 import type { SourceRef } from '../contract/shapes.ts';
@@ -11,7 +10,7 @@ import type { CalculatorDef, FactDef, LedgerComponentDef, PackDef, ReportObjectT
 import { compileTemplate, templateFacts, templateProblems, type ReportWriter } from '../report/fields.ts';
 import { traceText, type TraceText } from '../report/trace-text.ts';
 import type { CheckedPack } from '../validate/check-pack.ts';
-import { compileSchema } from './decode.ts';
+import { factsChecker, type InputIssue } from './decode.ts';
 import { resolveParameter, sourceRefOf } from './parameters.ts';
 import { decoderOf, encoderOf, jsonSchemaOf } from './shapes.ts';
 
@@ -48,7 +47,8 @@ export interface CalculatorPlan {
   inputFacts: FactDef[];
   /** Schema of the `facts` object, shared by decoding and the API description. */
   factsSchema: JsonSchema;
-  validateFacts: ValidateFunction;
+  /** What is wrong with a `facts` object, by its schema; none when it is valid. */
+  factIssues: (facts: unknown) => InputIssue[];
   inputs: { factId: string; slot: number; decode: (json: unknown) => Value }[];
   steps: PlanStep[];
   slotCount: number;
@@ -156,7 +156,7 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       rulePackVersion: `${pack.id}/${pack.version}`,
       inputFacts,
       factsSchema,
-      validateFacts: compileSchema(factsSchema),
+      factIssues: factsChecker(factsSchema),
       inputs,
       steps,
       slotCount: slotOf.size,
