@@ -9,16 +9,9 @@ export interface QueryProblem {
   message: string;
 }
 
-/**
- * Validates a query against declared parameters. Unknown names are problems too. Each parameter's
- * schema is compiled the first time a query gives it a value: compiling all of them was a tenth of a
- * boot, and most queries carry no parameters.
- */
+/** Validates a query against declared parameters. Unknown names are problems too. */
 export function createQueryChecker(parameters: readonly QueryParameter[], compile: (schema: JsonSchema) => ValidateFunction) {
-  const compiled = parameters.map((parameter) => {
-    let validator: ValidateFunction | undefined;
-    return { parameter, validate: (value: string) => (validator ??= compile(parameter.schema))(value) };
-  });
+  const compiled = parameters.map((parameter) => ({ parameter, validate: compile(parameter.schema) }));
   const known = parameters.map((parameter) => parameter.name);
   return (query: Record<string, string | string[] | undefined>): { values: Record<string, string | undefined>; problems: QueryProblem[] } => {
     const values: Record<string, string | undefined> = {};

@@ -6,7 +6,9 @@ const COMPONENTS_ID = 'tax-rules-api:components';
 
 /**
  * Compiles request schemas that refer to the API's component schemas (`#/components/schemas/...`),
- * so validation and the OpenAPI document share one definition of every shape. Compiled once, at boot.
+ * so validation and the OpenAPI document share one definition of every shape. Each schema is
+ * compiled the first time it validates: compiling all of them (every operation's query parameters,
+ * the components they refer to) was a tenth of a boot, and most are seldom or never used.
  */
 export function createSchemaCompiler(components: Record<string, JsonSchema>): (schema: JsonSchema) => ValidateFunction {
   // The schemas are the service's own, derived from checked packs: no meta-schema check (it would be compiled on every boot).
@@ -16,7 +18,20 @@ export function createSchemaCompiler(components: Record<string, JsonSchema>): (s
   // OpenAPI's hint for readers and generators; the oneOf beside it does the validating.
   ajv.addKeyword({ keyword: 'discriminator', schemaType: 'object' });
   ajv.addSchema({ $id: COMPONENTS_ID, components: { schemas: components } });
-  return (schema) => ajv.compile(rebase(schema) as object);
+  return (schema) => compiledOnFirstUse(() => ajv.compile(rebase(schema) as object));
+}
+
+/** A validator that compiles itself when first called; `errors` are those of its last call, as Ajv's are. */
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = undefined as ValidateFunction['errors'];
+  return validate as ValidateFunction;
 }
 
 /** Points local component references at the registered components document. */
