@@ -61,11 +61,21 @@ await build({
 });
 
 
+const engine = await tsImport('../engine/index.ts', import.meta.url);
+const boot = await tsImport('../server/boot.ts', import.meta.url);
+const serving = await tsImport('../server/serving.ts', import.meta.url);
+
+// The shipped packs' YAML, parsed once here instead of on every boot: what each file's parse found,
+// filed by the digest of its text (see engine/load/stored-yaml.ts). A file with problems is not
+// stored; the service parses it, and reports them, at boot.
+const storeYamlInto = {};
+engine.loadPacks([boot.PACKS_DIR], { examples: false, storeYamlInto });
+engine.readServingDefaults([boot.PACKS_DIR], { storeYamlInto });
+writeFileSync(boot.STORED_YAML, JSON.stringify(storeYamlInto));
+
 // The documentation, compiled from the Markdown and the reference pages of the tax years plain
 // `npm start` serves (another choice of years compiles its own at boot). Broken packs or pages are
 // not the build's to report: the service reports them, in full, at boot.
-const boot = await tsImport('../server/boot.ts', import.meta.url);
-const serving = await tsImport('../server/serving.ts', import.meta.url);
 try {
   const served = serving.loadServed([boot.PACKS_DIR], { taxYears: null, defaultTaxYear: null });
   const snapshot = await boot.compileDocs(served.catalog);

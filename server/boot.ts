@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
 import { docsInputsDigest, openStoredDocsSite, referencePages, storeDocsSite, type StoredDocsSite } from '../docs-site/snapshot.ts';
-import { createCatalog, formatDiagnostic, loadPacks, type Catalog } from '../engine/index.ts';
+import { createCatalog, formatDiagnostic, loadPacks, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { catalogValues, componentSchemas } from './openapi/components.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
@@ -11,6 +11,8 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
 const DOCS_CONTENT = fileURLToPath(new URL('../docs-site/content/', import.meta.url));
 const DOCS_NAVIGATION = fileURLToPath(new URL('../docs-site/navigation.yaml', import.meta.url));
+/** Where the build stores its parses of the shipped packs' YAML (see engine/load/stored-yaml.ts). */
+export const STORED_YAML = fileURLToPath(new URL('../dist/stored-yaml.json', import.meta.url));
 /** Where the build stores the compiled documentation (see scripts/build.js). */
 export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json', import.meta.url));
 
@@ -29,13 +31,32 @@ export class BootFailure extends Error {
   }
 }
 
+let storedYamlRead: { files: StoredYamlFiles | undefined } | undefined;
+
+/**
+ * The build's parses of the shipped YAML, read once. A file whose text differs from what the build
+ * parsed is parsed again, so a missing or unreadable store only makes the boot slower.
+ */
+export function storedYaml(): StoredYamlFiles | undefined {
+  if (!storedYamlRead) {
+    let files: StoredYamlFiles | undefined;
+    try {
+      files = existsSync(STORED_YAML) ? (JSON.parse(readFileSync(STORED_YAML, 'utf8')) as StoredYamlFiles) : undefined;
+    } catch {
+      files = undefined;
+    }
+    storedYamlRead = { files };
+  }
+  return storedYamlRead.files;
+}
+
 /**
  * Loads and checks every pack, or every pack of the given tax years; any diagnostic stops the boot
  * with all of them listed.
  */
 export function loadCatalog(packPaths: readonly string[] = [PACKS_DIR], taxYears?: readonly string[]): Catalog {
   // Everything a service serves is checked; the worked examples are the analysts' and the tests' to run.
-  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT, examples: false, taxYears });
+  const loaded = loadPacks(packPaths, { displayRoot: PROJECT_ROOT, examples: false, taxYears, storedYaml: storedYaml() });
   const problems = [...loaded.missing.map((path) => `${path}: no such pack folder`), ...loaded.diagnostics.map(formatDiagnostic)];
   // With years chosen, finding none of theirs is for the caller to explain (see loadServed).
   if (loaded.packs.length === 0 && !taxYears) problems.push('no rule packs were found');

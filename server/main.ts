@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdminServer, type Readiness } from './admin.ts';
 import { createApp } from './app.ts';
-import { BootFailure, loadDocs, PACKS_DIR } from './boot.ts';
+import { BootFailure, loadDocs, PACKS_DIR, storedYaml } from './boot.ts';
 import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   if (docs) logger.info({ event: 'docs-loaded', from: docs.from, pages: docs.site.paths().length });
   const runner =
     config.calcIsolation === 'worker'
-      ? await startWorkerPool({ size: config.calcConcurrency, packPaths, taxYears })
+      ? await startWorkerPool({ size: config.calcConcurrency, packPaths, taxYears, storedYaml: storedYaml() })
       : createInlineRunner(catalog, config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
   const rateLimiter = await configuredRateLimiter(config, { inFleet, report: (event) => logger.info(event) });

@@ -1,5 +1,5 @@
 import { createCatalog, formatDiagnostic, readServingDefaults, type Catalog, type ServingDefaults } from '../engine/index.ts';
-import { BootFailure, loadCatalog, PROJECT_ROOT } from './boot.ts';
+import { BootFailure, loadCatalog, PROJECT_ROOT, storedYaml } from './boot.ts';
 import { ConfigError, type ServiceConfig } from './config.ts';
 
 /** What a running service offers: the calculators of its tax years, and the year a request without one gets. */
@@ -12,7 +12,7 @@ export interface Served {
 
 /** The serving file beside the packs, if any; one with problems stops the boot. */
 export function loadServingDefaults(packPaths: readonly string[]): ServingDefaults | undefined {
-  const { defaults, diagnostics } = readServingDefaults(packPaths, { displayRoot: PROJECT_ROOT });
+  const { defaults, diagnostics } = readServingDefaults(packPaths, { displayRoot: PROJECT_ROOT, storedYaml: storedYaml() });
   if (diagnostics.length > 0) throw new BootFailure(diagnostics.map(formatDiagnostic));
   return defaults;
 }

@@ -30,7 +30,7 @@ export interface LoadedPacks {
 export function loadPacks(paths: readonly string[], options: LoadOptions = {}): LoadedPacks {
   const { dirs: found, missing } = discoverPackDirs(paths);
   const { taxYears } = options;
-  const dirs = taxYears ? found.filter((dir) => isOfYears(declaredTaxYear(dir), taxYears)) : found;
+  const dirs = taxYears ? found.filter((dir) => isOfYears(declaredTaxYear(dir, options), taxYears)) : found;
   const packs = dirs.map((dir): PackReport => {
     const loaded = loadPack(dir, options);
     // A file that does not parse leaves holes that every later check would trip over: report the

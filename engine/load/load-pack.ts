@@ -14,7 +14,8 @@ import type {
 } from '../model/pack.ts';
 import { readFormula } from './formula.ts';
 import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
-import { parseYaml, type ParsedYaml } from './yaml.ts';
+import { yamlParser, type YamlStore } from './stored-yaml.ts';
+import type { ParsedYaml } from './yaml.ts';
 
 /**
  * What a pack file says once its schema has passed it: the pack model's type without what the loader
@@ -46,7 +47,7 @@ const FOLDERS: readonly { folder: string; kind: PackFileKind }[] = [
 ];
 
 /** How packs are read. */
-export interface LoadOptions {
+export interface LoadOptions extends YamlStore {
   /** Where file locations in diagnostics are shown relative to (default: the working directory). */
   displayRoot?: string;
   /**
@@ -90,9 +91,9 @@ export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; mi
  * The tax year a pack folder's pack.yaml names, read without loading the pack; undefined when the
  * file cannot be read or does not name one plainly (loading the pack then says why).
  */
-export function declaredTaxYear(dir: string): string | undefined {
+export function declaredTaxYear(dir: string, options: YamlStore = {}): string | undefined {
   try {
-    const parsed = parseYaml('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
+    const parsed = yamlParser(options)('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
     const id = asRecord(asRecord(parsed.value).taxYear).id;
     return parsed.diagnostics.length === 0 && typeof id === 'string' ? id : undefined;
   } catch {
@@ -107,6 +108,7 @@ export function declaredTaxYear(dir: string): string | undefined {
  */
 export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
   const displayRoot = options.displayRoot ?? process.cwd();
+  const parseYaml = yamlParser(options);
   const diagnostics: Diagnostic[] = [];
   const unreadable: string[] = [];
   let fileCount = 0;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { checkPackFile } from './schemas.ts';
-import { parseYaml } from './yaml.ts';
+import { yamlParser, type YamlStore } from './stored-yaml.ts';
 import type { Diagnostic, SourceLocation } from '../model/diagnostics.ts';
 
 /** The file at the top of a rule-packs folder that says which tax years are offered when nothing else is said. */
@@ -21,7 +21,7 @@ export interface ServingDefaults {
  * Reads the serving file of the first given folder that holds one. No file in any of them means no
  * defaults (and no problem); a file with problems gives its diagnostics and no defaults.
  */
-export function readServingDefaults(paths: readonly string[], options: { displayRoot?: string } = {}): { defaults?: ServingDefaults; diagnostics: Diagnostic[] } {
+export function readServingDefaults(paths: readonly string[], options: { displayRoot?: string } & YamlStore = {}): { defaults?: ServingDefaults; diagnostics: Diagnostic[] } {
   const file = paths.map((path) => join(resolve(path), SERVING_FILE)).find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
   if (!file) return { diagnostics: [] };
   const shown = relative(options.displayRoot ?? process.cwd(), file);
@@ -32,7 +32,7 @@ export function readServingDefaults(paths: readonly string[], options: { display
   } catch {
     return { diagnostics: [{ kind: 'parse', message: 'the file cannot be read', location: { file: display, line: 1, column: 1 } }] };
   }
-  const parsed = parseYaml(display, text);
+  const parsed = yamlParser(options)(display, text);
   if (parsed.diagnostics.length > 0) return { diagnostics: parsed.diagnostics };
   const problems = checkPackFile('serving', parsed.value);
   if (problems.length > 0) {

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { Decimal } from '../money/decimal.ts';
 import type { Diagnostic, SourceLocation } from '../model/diagnostics.ts';
 
@@ -17,6 +17,11 @@ export interface ParsedYaml {
  * Dates stay strings (YAML 1.2 core schema), so effective periods are never shifted by time zones.
  */
 export function parseYaml(file: string, text: string): ParsedYaml {
+  return parseYamlDocument(file, text).parsed;
+}
+
+/** parseYaml, with the YAML document it read (see stored-yaml.ts, which keeps what a parse found). */
+export function parseYamlDocument(file: string, text: string): { parsed: ParsedYaml; document: Document.Parsed } {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     lineCounter,
@@ -94,7 +99,7 @@ export function parseYaml(file: string, text: string): ParsedYaml {
     if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return locate(path);
     return at(sourceOffset(text, node.range[0], node.range[1], node.value, offset));
   };
-  return { value, locate, locateInText, diagnostics };
+  return { parsed: { value, locate, locateInText, diagnostics }, document };
 }
 
 /**
@@ -102,7 +107,7 @@ export function parseYaml(file: string, text: string): ParsedYaml {
  * characters appear in the source in order, apart from what the style adds (indentation, quotes,
  * escapes) and line breaks folded into spaces, so walking both side by side finds it.
  */
-function sourceOffset(text: string, start: number, end: number, value: string, offset: number): number {
+export function sourceOffset(text: string, start: number, end: number, value: string, offset: number): number {
   let position = start;
   if (text[position] === '|' || text[position] === '>') position = text.indexOf('\n', position) + 1;
   else if (text[position] === '"' || text[position] === "'") position++;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { StoredYamlFiles } from '../../engine/index.ts';
 import type { CalculationRequest, CalculationResult } from './calculate.ts';
 import type { CalculationPlace, CalculationRunner } from './runner.ts';
 import type { WorkerJob } from './worker.ts';
@@ -17,7 +18,7 @@ interface Handle {
  * overruns its budget is stopped by terminating its thread, which is then replaced, so a runaway
  * pack can never block the server or other clients.
  */
-export async function startWorkerPool(options: { size: number; packPaths: string[]; taxYears?: readonly string[]; graceMs?: number }): Promise<CalculationRunner> {
+export async function startWorkerPool(options: { size: number; packPaths: string[]; taxYears?: readonly string[]; storedYaml?: StoredYamlFiles; graceMs?: number }): Promise<CalculationRunner> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const idle: Handle[] = [];
   const all = new Set<Handle>();
@@ -26,7 +27,7 @@ export async function startWorkerPool(options: { size: number; packPaths: string
 
   const spawn = (): Promise<Handle> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(ENTRY, { workerData: { packPaths: options.packPaths, taxYears: options.taxYears }, execArgv: [] });
+      const worker = new Worker(ENTRY, { workerData: { packPaths: options.packPaths, taxYears: options.taxYears, storedYaml: options.storedYaml }, execArgv: [] });
       const handle: Handle = { worker };
       worker.once('message', (message: { type: string; message?: string }) => {
         if (message.type !== 'ready') {

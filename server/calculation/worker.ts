@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createCatalog, loadPacks } from '../../engine/index.ts';
+import { createCatalog, loadPacks, type StoredYamlFiles } from '../../engine/index.ts';
 import { calculate, type CalculationRequest } from './calculate.ts';
 
 /** Messages the pool sends to a calculation worker. */
@@ -9,9 +9,9 @@ export interface WorkerJob {
   budgetMs: number;
 }
 
-const { packPaths, taxYears } = workerData as { packPaths: string[]; taxYears?: string[] };
+const { packPaths, taxYears, storedYaml } = workerData as { packPaths: string[]; taxYears?: string[]; storedYaml?: StoredYamlFiles };
 // The packs the service serves, read as the service reads them: the worked examples are not run here.
-const loaded = loadPacks(packPaths, { examples: false, taxYears });
+const loaded = loadPacks(packPaths, { examples: false, taxYears, storedYaml });
 if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
   parentPort!.postMessage({ type: 'failed', message: 'the rule packs did not load cleanly in a calculation worker' });
 } else {
