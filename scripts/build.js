@@ -67,11 +67,15 @@ const serving = await tsImport('../server/serving.ts', import.meta.url);
 
 // The shipped packs' YAML, parsed once here instead of on every boot: what each file's parse found,
 // filed by the digest of its text (see engine/load/stored-yaml.ts). A file with problems is not
-// stored; the service parses it, and reports them, at boot.
-const storeYamlInto = {};
-engine.loadPacks([boot.PACKS_DIR], { examples: false, storeYamlInto });
-engine.readServingDefaults([boot.PACKS_DIR], { storeYamlInto });
-writeFileSync(boot.STORED_YAML, JSON.stringify(storeYamlInto));
+// stored; the service parses it, and reports them, at boot. The worked examples, which only the
+// tools read, are stored apart, so that a boot does not read their parses.
+const servedFiles = {};
+engine.loadPacks([boot.PACKS_DIR], { examples: false, storeYamlInto: servedFiles });
+engine.readServingDefaults([boot.PACKS_DIR], { storeYamlInto: servedFiles });
+engine.writeStoredYaml(boot.STORED_YAML, servedFiles);
+const exampleFiles = {};
+engine.loadPacks([boot.PACKS_DIR], { storedYaml: servedFiles, storeYamlInto: exampleFiles });
+engine.writeStoredYaml(boot.STORED_EXAMPLES_YAML, exampleFiles);
 
 // The documentation, compiled from the Markdown and the reference pages of the tax years plain
 // `npm start` serves (another choice of years compiles its own at boot). Broken packs or pages are

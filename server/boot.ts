@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
 import { docsInputsDigest, openStoredDocsSite, referencePages, storeDocsSite, type StoredDocsSite } from '../docs-site/snapshot.ts';
-import { createCatalog, formatDiagnostic, loadPacks, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
+import { createCatalog, formatDiagnostic, loadPacks, readStoredYaml, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { catalogValues, componentSchemas } from './openapi/components.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
@@ -11,8 +11,10 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url));
 const DOCS_CONTENT = fileURLToPath(new URL('../docs-site/content/', import.meta.url));
 const DOCS_NAVIGATION = fileURLToPath(new URL('../docs-site/navigation.yaml', import.meta.url));
-/** Where the build stores its parses of the shipped packs' YAML (see engine/load/stored-yaml.ts). */
+/** Where the build stores its parses of the shipped packs' YAML that a service reads (see engine/load/stored-yaml.ts). */
 export const STORED_YAML = fileURLToPath(new URL('../dist/stored-yaml.json', import.meta.url));
+/** Where it stores its parses of the packs' worked examples, which only the tools read. */
+export const STORED_EXAMPLES_YAML = fileURLToPath(new URL('../dist/stored-yaml-examples.json', import.meta.url));
 /** Where the build stores the compiled documentation (see scripts/build.js). */
 export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json', import.meta.url));
 
@@ -38,15 +40,7 @@ let storedYamlRead: { files: StoredYamlFiles | undefined } | undefined;
  * parsed is parsed again, so a missing or unreadable store only makes the boot slower.
  */
 export function storedYaml(): StoredYamlFiles | undefined {
-  if (!storedYamlRead) {
-    let files: StoredYamlFiles | undefined;
-    try {
-      files = existsSync(STORED_YAML) ? (JSON.parse(readFileSync(STORED_YAML, 'utf8')) as StoredYamlFiles) : undefined;
-    } catch {
-      files = undefined;
-    }
-    storedYamlRead = { files };
-  }
+  storedYamlRead ??= { files: readStoredYaml(STORED_YAML) };
   return storedYamlRead.files;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import type { SourceLocation } from '../model/diagnostics.ts';
@@ -24,6 +25,24 @@ export interface StoredYaml {
 export type StoredYamlFiles = Record<string, StoredYaml>;
 
 const PATH_JOIN = '\u0000';
+
+/** Changes whenever StoredYaml does, so that a store written by an older build is not misread. */
+const STORE_FORMAT = 1;
+
+/** Writes stored parses to a file, for readStoredYaml. */
+export function writeStoredYaml(file: string, files: StoredYamlFiles): void {
+  writeFileSync(file, JSON.stringify({ format: STORE_FORMAT, files }));
+}
+
+/** The stored parses in a file written by writeStoredYaml; none when it is missing, unreadable or of another format. */
+export function readStoredYaml(file: string): StoredYamlFiles | undefined {
+  try {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; files?: StoredYamlFiles };
+    return stored.format === STORE_FORMAT && typeof stored.files === 'object' && stored.files !== null ? stored.files : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The digest a stored parse is filed under: SHA-256 of the file's text. */
 export function yamlDigest(text: string): string {

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
+import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 import { usageError } from '../lib/usage.ts';
 import { parseArgs } from './args.ts';
 import { readFacts } from './facts-input.ts';
@@ -27,11 +28,12 @@ function main(argv: readonly string[]): number {
   const facts = readFacts(options.facts!);
   if (!facts.ok) return usageError('explain', [facts.problem]);
   const packPaths = options.packs.length > 0 ? options.packs : [SHIPPED_PACKS];
-  const loaded = loadPacks(packPaths);
+  const storedYaml = buildsStoredYaml();
+  const loaded = loadPacks(packPaths, { storedYaml });
   if (loaded.missing.length > 0) return usageError('explain', loaded.missing.map((path) => `\`${path}\` is not a folder`));
   if (loaded.packs.length === 0) return usageError('explain', [`no pack (a folder with pack.yaml) in ${packPaths.map((path) => `\`${path}\``).join(', ')}`]);
   // The service will not start with a broken pack (or serving file), so neither does explain.
-  const serving = readServingDefaults(packPaths);
+  const serving = readServingDefaults(packPaths, { storedYaml });
   const diagnostics = [...loaded.diagnostics, ...serving.diagnostics];
   if (diagnostics.length > 0) {
     return usageError('explain', [...diagnostics.map((diagnostic) => formatDiagnostic({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })), 'the packs have diagnostics; run validate-pack on them']);

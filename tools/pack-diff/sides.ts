@@ -5,6 +5,7 @@ import { loadPacks, type PackReport } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import type { Comparison } from './args.ts';
 import { exportRevision } from './git.ts';
+import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 
 /** One version of a pack, loaded, with how a reviewer should name it. */
 export interface Side {
@@ -42,7 +43,7 @@ function both(old: Loaded, now: Loaded): Sides {
 
 /** Exactly one pack, at the folder itself, without diagnostics: a diff of a pack that does not load would mislead. */
 function loadSide(dir: string, label: string): Loaded {
-  const loaded = loadPacks([dir]);
+  const loaded = loadPacks([dir], { storedYaml: buildsStoredYaml() });
   if (loaded.missing.length > 0) return { ok: false, problems: [`\`${dir}\` is not a folder`] };
   const report = loaded.packs.find((candidate) => candidate.pack.dir === resolve(dir));
   if (!report) return { ok: false, problems: [`\`${dir}\` is not a pack folder (one holding pack.yaml)`] };

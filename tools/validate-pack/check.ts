@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPacks, runExamples, type Diagnostic, type PackReport } from '../../engine/index.ts';
 import { displayPath, isWithin } from '../lib/paths.ts';
+import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 
 /** One figure an example expected and what came out instead. */
 export interface Mismatch {
@@ -49,7 +50,7 @@ export type CheckOutcome =
 
 /** Loads, checks and plans every pack at or under the paths. */
 export function selectPacks(paths: readonly string[]): Selection {
-  const loaded = loadPacks(paths);
+  const loaded = loadPacks(paths, { storedYaml: buildsStoredYaml() });
   // A path that holds no pack is as likely a typo as a missing one, so both are usage errors.
   const empty = paths.filter((path) => !loaded.missing.includes(path) && !loaded.packs.some((report) => isWithin(report.pack.dir, resolve(path))));
   if (loaded.missing.length > 0 || empty.length > 0) return { ok: false, missing: loaded.missing, empty };
