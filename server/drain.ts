@@ -2,11 +2,14 @@ import { Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /**
- * How long a connection that is idle when the drain starts stays open. A request its client wrote
- * just before the signal may sit unread in the socket buffer; it is read and answered within this
- * time. Node's own `server.close()` closes idle connections at once, which loses such requests.
+ * How long a drain goes on accepting and keeps idle connections open. What clients sent just before
+ * the signal may not have reached the service yet: connections the kernel completed wait in the
+ * listener's backlog, and closing the listener resets them (a burst of 40 new connections just
+ * before SIGTERM lost 15 to 25); a request written on a kept-alive connection may sit unread in its
+ * socket buffer, and closing the connection as idle loses it. Node's own `server.close()` does both
+ * at once. Readiness says draining from the start, so a balancer stops sending new work meanwhile.
  */
-export const IDLE_GRACE_MS = 250;
+export const DRAIN_GRACE_MS = 250;
 
 /** Outcome of a drain: `drained` when every connection ended, `budget-exceeded` when some were cut. */
 export type DrainOutcome = 'drained' | 'budget-exceeded';
@@ -47,17 +50,21 @@ export function makeDrainable(server: Server): DrainableServer {
         server.closeAllConnections();
         resolve('budget-exceeded');
       }, budgetMs);
-      // The plain socket close: stop listening, keep open connections, call back once none is left.
-      // Not before this turn of the event loop has accepted the connections already waiting in the
-      // listener's backlog, which closing it would reset; they are answered with connection: close.
-      setImmediate(() =>
-        NetServer.prototype.close.call(server, () => {
-          clearTimeout(budget);
-          clearTimeout(idleGrace);
-          resolve('drained');
-        }),
+      // After the grace, and after the loop has once more accepted what waits in the backlog: the
+      // plain socket close (stop listening, keep open connections, call back once none is left), and
+      // the idle connections closed once their last requests are read. Everything accepted during
+      // the drain is answered with connection: close.
+      setTimeout(
+        () =>
+          setImmediate(() => {
+            NetServer.prototype.close.call(server, () => {
+              clearTimeout(budget);
+              resolve('drained');
+            });
+            closeIdleOnceRead(server);
+          }),
+        Math.min(DRAIN_GRACE_MS, budgetMs),
       );
-      const idleGrace = setTimeout(() => closeIdleOnceRead(server), Math.min(IDLE_GRACE_MS, budgetMs));
     });
     return drainPromise;
   };

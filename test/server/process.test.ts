@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -43,6 +43,28 @@ test('the service starts, answers, and on SIGTERM finishes the request in flight
   } finally {
     rmSync(slowPack, { recursive: true, force: true });
   }
+});
+
+test('on SIGTERM, connections that reached the listener before the signal are answered, not reset', async () => {
+  const service = await startService({});
+  const { port } = new URL(service.url);
+  // Stopped, the service accepts nothing: the kernel completes these connections into the listener's
+  // backlog, where closing the listener at once would reset them.
+  service.child.kill('SIGSTOP');
+  const sockets = await Promise.all(Array.from({ length: 40 }, () => new Promise<Socket>((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+  })));
+  const answers = sockets.map((socket) => new Promise<string>((resolve) => {
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    socket.on('close', () => resolve(received.slice(0, 12)));
+    socket.write('GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n');
+  }));
+  service.child.kill('SIGTERM');
+  service.child.kill('SIGCONT');
+  assert.equal(await Promise.all(answers), sockets.map(() => 'HTTP/1.1 200'));
+  assert.is(await service.exited, 0);
 });
 
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
