@@ -47,6 +47,12 @@ const bundleOptions = {
   external: ['elasticlunr'],
   sourcemap: 'linked',
   legalComments: 'none',
+  // V8 keeps every module's source text for as long as the process runs: without comments and
+  // indentation the bundles are a third smaller and pure ASCII, which V8 stores in half the space of
+  // text with a single other character (an en dash in a comment was enough). Identifiers keep their
+  // names, so stack traces and profiles still read; the source maps lead back to the TypeScript.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   plugins: [precompiledValidators],
 };

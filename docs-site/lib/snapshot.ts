@@ -46,7 +46,12 @@ export interface StoredDocsSite {
 
 /** A compiled site in the form a build stores. */
 export function storeDocsSite(snapshot: DocsSiteSnapshot): StoredDocsSite {
-  return { navigation: snapshot.navigation, pages: snapshot.pages, searchJson: JSON.stringify(snapshot.search), htmlJson: JSON.stringify(snapshot.html) };
+  return { navigation: snapshot.navigation, pages: snapshot.pages, searchJson: asciiJson(snapshot.search), htmlJson: asciiJson(snapshot.html) };
+}
+
+/** JSON with every character beyond ASCII escaped: V8 keeps such text in one byte per character, not two. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Serves a compiled site. Loads no Markdown parser, so a boot from a stored snapshot stays light. */
