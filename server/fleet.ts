@@ -4,7 +4,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { createAdminServer, type Readiness } from './admin.ts';
 import type { ServiceConfig } from './config.ts';
-import type { Logger } from './logger.ts';
+import { exitAfterLogs, SECOND_SIGNAL_LOG_WAIT_MS, type Logger } from './logger.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
 
@@ -68,7 +68,7 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
         logger.info({ event: 'worker-stopped', worker: worker.id, code, signal });
         if (alive.size === 0) {
           logger.info({ event: 'stopped', outcome: worstExit === 0 ? 'drained' : 'worker-failed' });
-          process.exit(worstExit);
+          exitAfterLogs(worstExit);
         }
         return;
       }
@@ -77,7 +77,7 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
         logger.fatal({ event: 'worker-failed-to-start', worker: worker.id, code, signal });
         worstExit = 1;
         drainAll('SIGTERM');
-        if (alive.size === 0) process.exit(1);
+        if (alive.size === 0) exitAfterLogs(1);
         return;
       }
       logger.error({ event: 'worker-died', worker: worker.id, code, signal });
@@ -108,7 +108,7 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
     stopNow(signal) {
       logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-      process.exit(signalExitCode(signal));
+      exitAfterLogs(signalExitCode(signal), SECOND_SIGNAL_LOG_WAIT_MS);
     },
   });
 

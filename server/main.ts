@@ -11,7 +11,7 @@ import { makeDrainable } from './drain.ts';
 import { onDrainRequest, runPrimary, shareWorkerMetrics } from './fleet.ts';
 import { configuredRateLimiter } from './limits/rate-limit.ts';
 import { createListeningServer } from './listen.ts';
-import { createLogger, describeError } from './logger.ts';
+import { createLogger, describeError, exitAfterLogs, SECOND_SIGNAL_LOG_WAIT_MS } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
 import { loadServed } from './serving.ts';
@@ -29,6 +29,19 @@ async function main(): Promise<void> {
   const config = readConfig(process.env);
   if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config, logger, listen);
   const inFleet = cluster.isWorker;
+  // Stop signals are heard from the start. Until the service listens there is nothing to drain, and
+  // the process ends at once; left to Node's default, a signal then ended it with no log line.
+  let stop = (signal: StopSignal) => {
+    logger.info({ event: 'stopped', outcome: 'before-serving', signal });
+    exitAfterLogs(0);
+  };
+  onStopSignals({
+    stop: (signal) => stop(signal),
+    stopNow(signal) {
+      logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
+      exitAfterLogs(signalExitCode(signal), SECOND_SIGNAL_LOG_WAIT_MS);
+    },
+  });
   const metrics = createMetrics({ processMetrics: true });
   if (inFleet) shareWorkerMetrics(metrics, cluster.worker!.id);
   let readiness: Readiness = 'starting';
@@ -64,7 +77,7 @@ async function main(): Promise<void> {
   await listen(server, config.port, config.host, inFleet ? 'worker-ready' : 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
   readiness = 'ready';
 
-  const stop = (signal: StopSignal) => {
+  stop = (signal: StopSignal) => {
     // A worker may be asked twice: by the primary, and by a signal sent to the whole process group.
     if (readiness === 'draining') return;
     readiness = 'draining';
@@ -73,17 +86,10 @@ async function main(): Promise<void> {
     void drainable.drain(config.drainTimeoutMs).then(async (outcome) => {
       await runner.close();
       logger.info({ event: 'stopped', outcome });
-      process.exit(outcome === 'drained' ? 0 : 1);
+      exitAfterLogs(outcome === 'drained' ? 0 : 1);
     });
   };
   if (inFleet) onDrainRequest(stop);
-  onStopSignals({
-    stop,
-    stopNow(signal) {
-      logger.warn({ event: 'stopped', outcome: 'second-signal', signal });
-      process.exit(signalExitCode(signal));
-    },
-  });
 }
 
 /** Listens, and logs the address under `event`; a socket that cannot be had is a ListenFailure. */
@@ -128,11 +134,11 @@ class ListenFailure extends Error {
 
 process.on('uncaughtException', (error) => {
   logger.fatal({ event: 'uncaught-exception', ...describeError(error) });
-  process.exit(1);
+  exitAfterLogs(1);
 });
 process.on('unhandledRejection', (error) => {
   logger.fatal({ event: 'unhandled-rejection', ...describeError(error) });
-  process.exit(1);
+  exitAfterLogs(1);
 });
 
 main().catch((error: unknown) => {
@@ -140,6 +146,6 @@ main().catch((error: unknown) => {
   else if (error instanceof BootFailure) logger.fatal({ event: 'packs-have-problems', problems: error.problems });
   else if (error instanceof ListenFailure) logger.fatal({ event: 'cannot-listen', host: error.host, port: error.port, code: error.code, reason: error.reason });
   else logger.fatal({ event: 'cannot-start', ...describeError(error) });
-  process.exit(1);
+  exitAfterLogs(1);
 });
 

@@ -67,6 +67,23 @@ test('on SIGTERM, connections that reached the listener before the signal are an
   assert.is(await service.exited, 0);
 });
 
+test('on SIGTERM, a service whose log reader has stopped reading still drains and exits 0', async () => {
+  const service = await startService({});
+  // From here on nothing reads the service's stdout: the pipe fills, and its log lines back up.
+  service.child.stdout!.pause();
+  let answered = 0;
+  for (let request = 0; request < 600; request++) {
+    const response = await fetch(`${service.url}/api/health`);
+    await response.arrayBuffer();
+    if (response.status === 200) answered += 1;
+  }
+  assert.is(answered, 600);
+  service.child.kill('SIGTERM');
+  const outcome = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
+  if (outcome !== 0) service.child.kill('SIGKILL');
+  assert.is(outcome, 0);
+});
+
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
   const service = await startService({ CALC_ISOLATION: 'worker', CALC_CONCURRENCY: '1' });
   try {
