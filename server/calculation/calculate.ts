@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { calculatorEntry, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
+import type { CalculationDiagnostics } from '../openapi/calculation-schemas.ts';
 
 /** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
 export interface CalculationRequest {
@@ -17,14 +18,18 @@ export type CalculationResult =
   | { kind: 'timeout' }
   | { kind: 'unavailable' };
 
+/** Served packs have no graph issues: a pack with any does not get past boot. */
+const NO_GRAPH_ISSUES: CalculationDiagnostics = { _tag: 'CalculationDiagnostics', graphIssues: [] };
+
 /** Serialised parts of a response that never change for a plan, made once. */
 const prefixes = new WeakMap<CalculatorPlan, string>();
 
+/** The answer up to its report: `{"calculator":…,"diagnostics":…,"report":`. */
 function responsePrefix(plan: CalculatorPlan): string {
   let prefix = prefixes.get(plan);
   if (!prefix) {
-    // Served packs have no graph issues: a pack with any does not get past boot.
-    prefix = `{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":`;
+    const head = JSON.stringify({ calculator: calculatorEntry(plan), diagnostics: NO_GRAPH_ISSUES });
+    prefix = `${head.slice(0, -1)},"report":`;
     prefixes.set(plan, prefix);
   }
   return prefix;

@@ -1,8 +1,9 @@
 import { DOCS_SCHEMAS } from '../../docs-site/snapshot.ts';
 import { ROUNDING_NAMES, SOURCE_KINDS } from '../enumerations.ts';
-import { CONTRACT_SCHEMAS, object, ref, reportSchemas, tagged, type Catalog, type JsonSchema } from '../../engine/index.ts';
+import { CONTRACT_SCHEMAS, object, ref, reportSchemas, type Catalog, type JsonSchema } from '../../engine/index.ts';
 import { ERROR_SCHEMAS } from './error-schemas.ts';
 import { METADATA_SCHEMAS } from './metadata-schemas.ts';
+import { CALCULATION_DIAGNOSTICS } from './calculation-schemas.ts';
 import { calculatorPairSchemas, calculatorsById, requestSchemaName, responseSchemaName } from './calculator-pairs.ts';
 
 /** A contract schema with some properties narrowed to the values this service serves. */
@@ -69,7 +70,7 @@ export function componentSchemas(catalog: Catalog, values: CatalogValues): Recor
     CalculatorEntry: narrowed(CONTRACT_SCHEMAS.CalculatorEntry, { calculatorId: { enum: values.calculatorIds } }),
     SourceRef: narrowed(CONTRACT_SCHEMAS.SourceRef, { kind: { enum: SOURCE_KINDS } }),
     TraceNode: narrowed(CONTRACT_SCHEMAS.TraceNode, { rounding: { enum: [...ROUNDING_NAMES, null] } }),
-    CalculationDiagnostics: tagged('CalculationDiagnostics', { graphIssues: { type: 'array', items: ref('GraphValidationIssue') } }),
+    CalculationDiagnostics: CALCULATION_DIAGNOSTICS,
   };
 
   // Facts and reports come from the packs: each calculator's facts schema and report objects, by name.
