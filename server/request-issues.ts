@@ -1,4 +1,5 @@
 import { issuesFromErrors, type InputIssue } from '../engine/index.ts';
+import type { RequestedContext } from './openapi/error-schemas.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -6,10 +7,10 @@ import type { Services } from './services.ts';
  * year that is well formed but not served is not a decode problem: it is returned as the requested
  * context, so that the caller can answer UnsupportedCalculatorContextError.
  */
-export function issuesOfRequest(services: Services, body: unknown): { issues: InputIssue[]; context: { jurisdiction?: string | null; taxYear?: string | null } } {
-  const context: { jurisdiction?: string | null; taxYear?: string | null } = {};
+export function issuesOfRequest(services: Services, body: unknown): { issues: InputIssue[]; context: RequestedContext } {
+  const context: RequestedContext = {};
   if (services.validateRunRequest(body)) {
-    const { jurisdiction, taxYear } = body as { jurisdiction?: string | null; taxYear?: string | null };
+    const { jurisdiction, taxYear } = body as RequestedContext;
     if (jurisdiction != null) context.jurisdiction = jurisdiction;
     if (taxYear != null) context.taxYear = taxYear;
     return { issues: [], context };

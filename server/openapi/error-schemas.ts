@@ -103,3 +103,6 @@ export type ErrorTag = keyof typeof ERROR_SCHEMAS;
 
 /** The TypeScript type of an error body, derived from its schema. */
 export type ErrorBody<Tag extends ErrorTag> = SchemaType<(typeof ERROR_SCHEMAS)[Tag], typeof ERROR_SCHEMAS & typeof CONTRACT_SCHEMAS>;
+
+/** The context a request asked for, as the UnsupportedCalculatorContextError echoes it: a field only when the request gave one. */
+export type RequestedContext = ErrorBody<'UnsupportedCalculatorContextError'>['context'];

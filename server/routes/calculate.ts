@@ -9,6 +9,7 @@ import type { OperationHandlers } from './operations.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
 import type { CalculationOutcome } from '../metrics.ts';
+import type { RequestedContext } from '../openapi/error-schemas.ts';
 
 /**
  * POST calculate: body limits, then calculator, shape and context, then a calculation place (none
@@ -108,7 +109,7 @@ function decodeEnvelope(
   services: Services,
   ctx: AppContext,
   raw: Buffer,
-): { body: unknown; issues: InputIssue[]; context: { jurisdiction?: string | null; taxYear?: string | null } } {
+): { body: unknown; issues: InputIssue[]; context: RequestedContext } {
   if (!ctx.is('application/json')) {
     return { body: undefined, issues: [{ path: [], message: 'expected a JSON body sent with content-type: application/json' }], context: {} };
   }

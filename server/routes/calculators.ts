@@ -5,6 +5,7 @@ import { queryIssues, type QueryProblem } from '../query.ts';
 import type { OperationHandlers } from './operations.ts';
 import { sendJson, withinBudget } from './respond.ts';
 import type { Services } from '../services.ts';
+import type { RequestedContext } from '../openapi/error-schemas.ts';
 
 export { queryIssues } from '../query.ts';
 
@@ -18,7 +19,7 @@ export function resolveCalculator(
   calculatorId: string,
   query: { values: Record<string, string | undefined>; problems: QueryProblem[] },
   extraIssues: InputIssue[] = [],
-  context: { jurisdiction?: string | null; taxYear?: string | null } = {},
+  context: RequestedContext = {},
 ): { plan: CalculatorPlan; help: HelpMode } {
   const candidates = services.catalog.withId(calculatorId);
   if (candidates.length === 0) {
@@ -36,7 +37,7 @@ export function resolveCalculator(
   // A request that names no tax year gets the default one; the error still echoes only what was asked.
   const plan = services.catalog.find(calculatorId, { ...wanted, taxYear: wanted.taxYear ?? services.defaultTaxYear });
   if (!plan) {
-    const echoed: { jurisdiction?: string | null; taxYear?: string | null } = {};
+    const echoed: RequestedContext = {};
     if (wanted.jurisdiction !== null) echoed.jurisdiction = wanted.jurisdiction;
     if (wanted.taxYear !== null) echoed.taxYear = wanted.taxYear;
     throw new ApiProblem({ _tag: 'UnsupportedCalculatorContextError', requestedCalculator: calculatorId, context: echoed });
