@@ -20,6 +20,13 @@ export interface ServiceProcess {
 /** Settings a test run must not inherit from the shell that runs the tests. */
 const CHOSEN_BY_TESTS = ['TAX_YEARS', 'DEFAULT_TAX_YEAR', 'RULEPACKS_DIR', 'CALC_ISOLATION', 'WEB_CONCURRENCY', 'REDIS_URL', 'ADMIN_PORT'];
 
+/** The environment a test's service starts with: this run's, without the settings tests choose, plus `env`. */
+export function serviceEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  for (const name of CHOSEN_BY_TESTS) delete inherited[name];
+  return { ...inherited, PORT: '0', CALC_CONCURRENCY: '1', MAX_EVENT_LOOP_DELAY_MS: '0', ...env };
+}
+
 let built = false;
 
 /**
@@ -41,9 +48,7 @@ export function buildOnce(): void {
  */
 export function startService(env: Record<string, string>): Promise<ServiceProcess> {
   buildOnce();
-  const inherited = { ...process.env };
-  for (const name of CHOSEN_BY_TESTS) delete inherited[name];
-  const child = spawn('scripts/start.sh', [], { cwd: PROJECT_ROOT, env: { ...inherited, PORT: '0', CALC_CONCURRENCY: '1', MAX_EVENT_LOOP_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('scripts/start.sh', [], { cwd: PROJECT_ROOT, env: serviceEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

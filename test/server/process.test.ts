@@ -1,13 +1,14 @@
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE_PACKS, money, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { FIXTURE_PACKS, money, nextYearFixture, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
 import { rawRequest } from './raw-http.ts';
-import { runToExit, startService } from '../helpers/service-process.ts';
+import { buildOnce, runToExit, serviceEnvironment, startService } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
 /** A POST whose `written` settles once the request is entirely written to the socket. */
@@ -82,6 +83,27 @@ test('on SIGTERM, a service whose log reader has stopped reading still drains an
   const outcome = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
   if (outcome !== 0) service.child.kill('SIGKILL');
   assert.is(outcome, 0);
+});
+
+test('a SIGTERM while the service is still starting ends it at once, with a stopped line', async () => {
+  buildOnce();
+  // Another year's packs beside the shipped ones: the build's documentation does not match them, so
+  // the start compiles it, which takes seconds. The admin listener says when the start is under way.
+  const env = serviceEnvironment({ ADMIN_PORT: '0', RULEPACKS_DIR: [SHIPPED_PACKS, nextYearFixture().root].join(delimiter), TAX_YEARS: 'all', DEFAULT_TAX_YEAR: nextYearFixture().taxYear.id });
+  const child = spawn('scripts/start.sh', [], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"event":"admin-listening"')) resolve();
+    });
+  });
+  child.kill('SIGTERM');
+  assert.is(await exited, 0);
+  assert.match(output, /"event":"stopped","outcome":"before-serving","signal":"SIGTERM"/);
+  assert.not.match(output, /"event":"listening"/);
 });
 
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
