@@ -9,7 +9,7 @@ export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-pac
 export { object, ref, tagged, type JsonSchema, type SchemaType } from './contract/schema-type.ts';
 export { CONTRACT_SCHEMAS, type CalculatorEntry, type FactDescriptor, type FactHelp, type ParameterTrace, type RuleDescriptor, type TraceNode } from './contract/shapes.ts';
 export { readServingDefaults, SERVING_FILE, type ServingDefaults } from './load/serving.ts';
-export { readStoredYaml, writeStoredYaml, type StoredYamlFiles, type YamlStore } from './load/stored-yaml.ts';
+export { readStoredYaml, STORED_YAML_FILES, writeStoredYaml, type StoredYamlFiles, type YamlStore } from './load/stored-yaml.ts';
 export { runExamples, type ExampleMismatch, type ExampleResult } from './examples/run-examples.ts';
 export { parseFormula, type FormulaNames, type FormulaProblem, type ParsedFormula } from './expressions/formula-parse.ts';
 export { FORMULA_WIDTH, renderFormula } from './expressions/formula-render.ts';

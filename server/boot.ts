@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
 import { docsInputsDigest, openStoredDocsSite, referencePages, storeDocsSite, type StoredDocsSite } from '../docs-site/snapshot.ts';
-import { createCatalog, formatDiagnostic, loadPacks, readStoredYaml, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
+import { createCatalog, formatDiagnostic, loadPacks, readStoredYaml, STORED_YAML_FILES, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { catalogValues, componentSchemas } from './openapi/components.ts';
 import { OPERATIONS, routePath } from './openapi/operations.ts';
@@ -12,9 +12,9 @@ export const PACKS_DIR = fileURLToPath(new URL('../rulepacks/', import.meta.url)
 const DOCS_CONTENT = fileURLToPath(new URL('../docs-site/content/', import.meta.url));
 const DOCS_NAVIGATION = fileURLToPath(new URL('../docs-site/navigation.yaml', import.meta.url));
 /** Where the build stores its parses of the shipped packs' YAML that a service reads (see engine/load/stored-yaml.ts). */
-export const STORED_YAML = fileURLToPath(new URL('../dist/stored-yaml.json', import.meta.url));
+export const STORED_YAML = fileURLToPath(new URL(`../dist/${STORED_YAML_FILES.served}`, import.meta.url));
 /** Where it stores its parses of the packs' worked examples, which only the tools read. */
-export const STORED_EXAMPLES_YAML = fileURLToPath(new URL('../dist/stored-yaml-examples.json', import.meta.url));
+export const STORED_EXAMPLES_YAML = fileURLToPath(new URL(`../dist/${STORED_YAML_FILES.examples}`, import.meta.url));
 /** Where the build stores the compiled documentation (see scripts/build.js). */
 export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json', import.meta.url));
 

@@ -26,6 +26,12 @@ export type StoredYamlFiles = Record<string, StoredYaml>;
 
 const PATH_JOIN = '\u0000';
 
+/**
+ * The files, in a build's output folder, that hold its stored parses: those a service reads, and the
+ * worked examples', which only the tools read (a service does not read their parses at boot).
+ */
+export const STORED_YAML_FILES = { served: 'stored-yaml.json', examples: 'stored-yaml-examples.json' } as const;
+
 /** Changes whenever StoredYaml does, so that a store written by an older build is not misread. */
 const STORE_FORMAT = 1;
 

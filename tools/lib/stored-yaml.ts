@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readStoredYaml, type StoredYamlFiles } from '../../engine/index.ts';
-
-/** The stores the build writes (see scripts/build.js): what the service reads, and the worked examples. */
-const STORES = ['dist/stored-yaml.json', 'dist/stored-yaml-examples.json'];
+import { readStoredYaml, STORED_YAML_FILES, type StoredYamlFiles } from '../../engine/index.ts';
 
 /**
  * The build's parses of the shipped packs' YAML, worked examples included: a file whose text is
@@ -13,7 +10,7 @@ const STORES = ['dist/stored-yaml.json', 'dist/stored-yaml-examples.json'];
  */
 export function buildsStoredYaml(): StoredYamlFiles | undefined {
   const root = projectRoot();
-  const stores = STORES.map((store) => readStoredYaml(join(root, store)));
+  const stores = Object.values(STORED_YAML_FILES).map((file) => readStoredYaml(join(root, 'dist', file)));
   return stores.some((store) => store !== undefined) ? Object.assign({}, ...stores) : undefined;
 }
 
