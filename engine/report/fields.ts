@@ -4,8 +4,7 @@ import type { FactDef, FactShape, LedgerComponentDef, ReportFieldTemplate, Repor
 import type { StepRecord } from '../run/record.ts';
 import { jsonSchemaOf } from '../run/shapes.ts';
 import { jsonWriterOf } from './value-json.ts';
-
-const text = JSON.stringify;
+import { jsonText as text } from './json-text.ts';
 
 /** What a report template is read against: the parts of a calculator's plan it needs. */
 export interface TemplateContext {

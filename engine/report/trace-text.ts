@@ -1,8 +1,7 @@
 import { TableValue, type ResolvedParameter, type TableRow, type Value } from '../expressions/values.ts';
 import type { FactShape, RuleDef } from '../model/pack.ts';
 import { jsonWriterOf } from './value-json.ts';
-
-const text = JSON.stringify;
+import { jsonText as text } from './json-text.ts';
 
 /**
  * What a step's trace node says that is the same on every run, as JSON text escaped once when the

@@ -2,8 +2,7 @@ import type { Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
 import { centsNumber } from '../run/shapes.ts';
-
-const text = JSON.stringify;
+import { jsonText as text } from './json-text.ts';
 
 /** Writes a value of a fact shape as JSON text, exactly as the object encoders would serialise. */
 export function jsonWriterOf(shape: FactShape, currency: string): (value: Value) => string {

@@ -4,13 +4,13 @@ import { isDecimal } from '../money/decimal.ts';
 import type { CalculatorPlan, PlanStep } from '../run/plan.ts';
 import type { StepRecord } from '../run/record.ts';
 import type { ReportRun } from './fields.ts';
-
-const text = JSON.stringify;
+import { jsonText as text } from './json-text.ts';
 
 /**
  * The report of a run as JSON text: the one form a report takes, for the service and the tools alike
  * (whoever wants objects parses it). Written from text prepared with the plan, each trace node once
- * however often the report refers to it; the shapes are the contract's (`CONTRACT_SCHEMAS`).
+ * however often the report refers to it; the shapes are the contract's (`CONTRACT_SCHEMAS`). All of
+ * it is ASCII (`jsonText`), so the text is its own UTF-8 bytes.
  */
 export function writeReport(plan: CalculatorPlan, values: readonly Value[], records: readonly StepRecord[]): string {
   const nodes: (string | undefined)[] = new Array(plan.steps.length);

@@ -7,7 +7,7 @@ import type { CalculatorPlan, PlanStep } from './plan.ts';
 import type { ComponentResult, StepRecord } from './record.ts';
 import { beyondExactCents } from './shapes.ts';
 
-/** What running a calculator can come to. Only `ok` carries a report: the JSON text the service sends. */
+/** What running a calculator can come to. Only `ok` carries a report: the JSON text the service sends, in ASCII. */
 export type CalculationOutcome =
   | { ok: true; json: string }
   | { ok: false; failure: 'decode'; issues: InputIssue[] }

@@ -7,7 +7,8 @@ import { CONTRACT_SCHEMAS, reportSchemas, runCalculator, type CalculatorPlan } f
 import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
 
 // The report is written straight as JSON text, from text prepared with the plan. It must be plain
-// JSON (no duplicate keys, nothing JSON.stringify would write differently) of exactly the shapes the
+// JSON in ASCII (no duplicate keys, nothing JSON.stringify would write differently but the escapes of
+// characters past U+007F, which let the service encode it cheaply) of exactly the shapes the
 // contract's schemas and the report's template schemas describe, for every calculator and input.
 const { catalog } = shippedPacks();
 const samples = JSON.parse(readFileSync(new URL('../fixtures/conformance/withholding-ato-samples.json', import.meta.url), 'utf8')).cases as {
@@ -34,10 +35,14 @@ function check(calculatorId: string, facts: unknown): void {
   assert.ok(outcome.ok, JSON.stringify(outcome));
   if (!outcome.ok) return;
   const report = JSON.parse(outcome.json);
-  assert.is(JSON.stringify(report), outcome.json, 'plain JSON, as JSON.stringify writes it');
+  assert.ok(/^[\x00-\x7f]*$/.test(outcome.json), 'ASCII: every other character escaped');
+  assert.is(JSON.stringify(report), withoutAsciiEscapes(outcome.json), 'plain JSON, as JSON.stringify writes it but for the escapes');
   const validate = validatorOf(plan);
   assert.ok(validate(report), `${calculatorId}: ${JSON.stringify(validate.errors)}`);
 }
+
+/** JSON text with its `\uXXXX` escapes of characters past U+007F written as the characters. */
+const withoutAsciiEscapes = (json: string) => json.replace(/\\u([0-9a-f]{4})/g, (escape, hex: string) => (parseInt(hex, 16) > 0x7f ? String.fromCharCode(parseInt(hex, 16)) : escape));
 
 test('pay reports are plain JSON of the contract shapes on every published sample', () => {
   for (const sample of samples) {
