@@ -1,6 +1,6 @@
 import { fstatSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -28,11 +28,27 @@ export function createLogger(destination: DestinationStream = (stdout ??= openSt
   return pino(
     {
       base: { pid: process.pid },
-      timestamp: stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMillisecond,
       formatters: { level: (label) => ({ level: label }) },
     },
     destination,
   );
+}
+
+let stampedAt = 0;
+let stamp = '';
+
+/**
+ * pino's `isoTime` field, formatted once per millisecond: a busy service writes several lines in the
+ * same one, and formatting a date was a third of what a request's log line cost.
+ */
+function isoTimeOncePerMillisecond(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return stamp;
 }
 
 /**
