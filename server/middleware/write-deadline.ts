@@ -1,4 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
+import { deadlineSweep } from './deadlines.ts';
+
+const writeDeadlines = deadlineSweep<ServerResponse>();
 
 /**
  * Bounds the time from the moment a response is ready to the moment the client has taken all of
@@ -10,7 +14,7 @@ export function writeDeadline(timeoutMs: number): Middleware {
   return async (ctx, next) => {
     await next();
     const { res } = ctx;
-    const timer = setTimeout(() => res.destroy(), timeoutMs);
-    res.once('close', () => clearTimeout(timer));
+    writeDeadlines.watch(res, timeoutMs, () => res.destroy());
+    res.once('close', () => writeDeadlines.unwatch(res));
   };
 }
