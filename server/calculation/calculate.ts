@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { calculatorEntry, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
+import { calculatorEntry, jsonText, runCalculator, type Catalog, type CalculatorPlan, type InputIssue } from '../../engine/index.ts';
 import type { CalculationDiagnostics } from '../openapi/calculation-schemas.ts';
 
 /** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
@@ -10,7 +10,7 @@ export interface CalculationRequest {
   facts: unknown;
 }
 
-/** What a calculation came to; `ok` carries the finished response body. */
+/** What a calculation came to; `ok` carries the finished response body, all of it ASCII. */
 export type CalculationResult =
   | { kind: 'ok'; body: string }
   | { kind: 'decode'; issues: InputIssue[] }
@@ -24,11 +24,11 @@ const NO_GRAPH_ISSUES: CalculationDiagnostics = { _tag: 'CalculationDiagnostics'
 /** Serialised parts of a response that never change for a plan, made once. */
 const prefixes = new WeakMap<CalculatorPlan, string>();
 
-/** The answer up to its report: `{"calculator":…,"diagnostics":…,"report":`. */
+/** The answer up to its report: `{"calculator":…,"diagnostics":…,"report":`, in ASCII like the report. */
 function responsePrefix(plan: CalculatorPlan): string {
   let prefix = prefixes.get(plan);
   if (!prefix) {
-    const head = JSON.stringify({ calculator: calculatorEntry(plan), diagnostics: NO_GRAPH_ISSUES });
+    const head = jsonText({ calculator: calculatorEntry(plan), diagnostics: NO_GRAPH_ISSUES });
     prefix = `${head.slice(0, -1)},"report":`;
     prefixes.set(plan, prefix);
   }

@@ -3,7 +3,7 @@
  * bin/explain.js, `npm run explain --` or `tsx tools/explain/main.ts`.
  */
 import { fileURLToPath } from 'node:url';
-import { calculatorEntry, createCatalog, formatDiagnostic, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
+import { calculatorEntry, createCatalog, formatDiagnostic, jsonText, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 import { usageError } from '../lib/usage.ts';
@@ -58,7 +58,7 @@ function main(argv: readonly string[]): number {
     return 1;
   }
   if (options.json) {
-    process.stdout.write(`{"calculator":${JSON.stringify(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
+    process.stdout.write(`{"calculator":${jsonText(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
   } else process.stdout.write(explanation(plan, JSON.parse(outcome.json) as Record<string, unknown>, facts.facts));
   return 0;
 }
