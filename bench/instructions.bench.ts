@@ -12,7 +12,9 @@
  *
  * Each server runs under callgrind with instrumentation off (at valgrind's speed, about 50 times
  * slower), takes the warm-up requests so that V8 has optimised its hot code, then is counted over
- * the measured requests only. JIT and GC timing still move a count by a few per cent from run to run.
+ * the measured requests only. Node runs with --single-threaded: with V8 compiling and collecting on
+ * other threads, when optimised code arrived moved a count by up to 15 % from run to run; on one
+ * thread, two runs of one build agreed within 0.3 %.
  */
 import autocannon, { type Request } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -89,7 +91,7 @@ const control = (pid: number, ...args: string[]) => {
 async function instructionsPerRequest(name: string, nodeArgs: string[], env: Record<string, string>): Promise<number> {
   const port = await freePort();
   const out = join(work, `${name}.%p`);
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...nodeArgs], {
+  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', ...nodeArgs], {
     cwd: PROJECT_ROOT,
     // No load shedding and no deadline: under valgrind every request is slow.
     env: { ...process.env, PORT: String(port), RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', CALC_TIMEOUT_MS: '600000', ...env },
