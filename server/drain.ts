@@ -1,5 +1,6 @@
 import { Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { inFlight } from './in-flight.ts';
 
 /**
  * How long a drain goes on accepting and keeps idle connections open. What clients sent just before
@@ -30,7 +31,7 @@ export interface DrainableServer {
  * `connection: close`, and keep-alive clients learn to go elsewhere on their last answer.
  */
 export function makeDrainable(server: Server): DrainableServer {
-  const inProgress = new Set<ServerResponse>();
+  const inProgress = inFlight<ServerResponse>();
   let draining = false;
   let drainPromise: Promise<DrainOutcome> | undefined;
 
@@ -45,8 +46,10 @@ export function makeDrainable(server: Server): DrainableServer {
   const drain = (budgetMs: number): Promise<DrainOutcome> => {
     if (drainPromise) return drainPromise;
     draining = true;
-    for (const response of inProgress) if (!response.headersSent) response.setHeader('connection', 'close');
-    inProgress.clear();
+    for (const response of inProgress.snapshot()) {
+      if (!response.headersSent) response.setHeader('connection', 'close');
+      inProgress.delete(response);
+    }
     drainPromise = new Promise<DrainOutcome>((resolve) => {
       const budget = setTimeout(() => {
         server.closeAllConnections();
