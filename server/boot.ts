@@ -91,5 +91,8 @@ export async function loadDocs(catalog: Catalog, snapshotFile: string | null = D
     const stored = JSON.parse(readFileSync(snapshotFile, 'utf8')) as StoredDocsSnapshot;
     if (stored.inputs === docsInputsDigest(projectDocsOptions(catalog))) return { site: openStoredDocsSite(stored.site), from: 'snapshot' };
   }
+  // Compiling takes seconds without a turn of the event loop: one first, so that a stop signal
+  // already sent is heard (and the start ended) before, not after, the compile.
+  await new Promise((resolve) => setImmediate(resolve));
   return { site: openStoredDocsSite((await compileDocs(catalog)).site), from: 'sources' };
 }

@@ -31,9 +31,19 @@ async function main(): Promise<void> {
   const inFleet = cluster.isWorker;
   // Stop signals are heard from the start. Until the service listens there is nothing to drain, and
   // the process ends at once; left to Node's default, a signal then ended it with no log line.
+  let stopRequested = false;
   let stop = (signal: StopSignal) => {
+    stopRequested = true;
     logger.info({ event: 'stopped', outcome: 'before-serving', signal });
     exitAfterLogs(0);
+  };
+  // A signal is heard only between turns of the event loop, and loading packs or compiling the
+  // documentation runs for a long while without one (on Node.js 24 a SIGTERM sent during a 2 s docs
+  // compile was heard only once the service listened). Before each long step, a turn: if a stop
+  // was heard, the start goes no further while the process ends.
+  const stopHeard = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return stopRequested;
   };
   onStopSignals({
     stop: (signal) => stop(signal),
@@ -51,8 +61,11 @@ async function main(): Promise<void> {
   }
 
   const packPaths = config.packPaths.length > 0 ? config.packPaths : [PACKS_DIR];
+  if (await stopHeard()) return;
   const { catalog, taxYears, defaultTaxYear } = loadServed(packPaths, config);
+  if (await stopHeard()) return;
   const docs = await loadDocs(catalog);
+  if (await stopHeard()) return;
   if (docs) logger.info({ event: 'docs-loaded', from: docs.from, pages: docs.site.paths().length });
   const runner =
     config.calcIsolation === 'worker'
