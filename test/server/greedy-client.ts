@@ -46,6 +46,8 @@ interface Connection {
   closed: boolean;
   ended: boolean;
   reset: boolean;
+  /** A slow reader stops reading once, at its first chunk, and reads again only when the attack ends. */
+  stoppedReading?: boolean;
 }
 
 function run(plan: GreedyPlan): Promise<Record<GreedyKind, GreedyOutcome>> {
@@ -64,6 +66,13 @@ function run(plan: GreedyPlan): Promise<Record<GreedyKind, GreedyOutcome>> {
         if (length && headEnd >= 0 && connection.expectedBytes === undefined) connection.expectedBytes = (headEnd + 4 + Number(length[1])) * (kind === 'slow-reader' ? plan.readerRequests : 1);
       }
       connection.bytes += chunk.length;
+      // Read the first chunk (the head of the first answer), then stop: the server's writes back up.
+      // Stopping 20 ms after connecting instead let a fast reader take 10 of its 14 MB first, and
+      // the kernel's buffers the rest, so the server finished writing before its deadline.
+      if (kind === 'slow-reader' && !connection.stoppedReading) {
+        connection.stoppedReading = true;
+        socket.pause();
+      }
     });
     socket.on('end', () => (connection.ended = true));
     socket.on('error', (error: NodeJS.ErrnoException) => (connection.reset ||= error.code === 'ECONNRESET'));
@@ -75,8 +84,6 @@ function run(plan: GreedyPlan): Promise<Record<GreedyKind, GreedyOutcome>> {
       if (kind === 'keep-alive') socket.write('GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n');
       if (kind === 'slow-reader') {
         socket.write(`GET ${plan.largePath} HTTP/1.1\r\nhost: x\r\n\r\n`.repeat(plan.readerRequests));
-        // Read what has already arrived (the head of the answer), then stop: the server's writes back up.
-        setTimeout(() => socket.pause(), 20);
       }
     });
   };
