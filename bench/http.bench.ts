@@ -17,7 +17,6 @@
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { freePort } from './lib/free-port.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { formatSummary, loadSourceMapsFor, summarizeProfile, type CpuProfile } f
 import { prepareDirectTakeHome, type PayFacts } from './lib/direct.ts';
 import { takeHomeInputs } from './lib/inputs.ts';
 import { median } from './lib/measure.ts';
+import { send } from './lib/send.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
 
@@ -106,31 +106,6 @@ process.on('exit', () => {
   }
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
-
-interface Reply {
-  status: number;
-  headers: [string, string][];
-  body: Buffer;
-}
-
-function send(port: number, method: string, path: string, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const headers: [string, string][] = [];
-          for (let index = 0; index < res.rawHeaders.length; index += 2) headers.push([res.rawHeaders[index]!, res.rawHeaders[index + 1]!]);
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-        });
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
-}
 
 /** Waits until the server answers the list route with 200; fails if the process exits first. */
 async function ready(child: ChildProcess, port: number, log: string, timeoutMs = 90_000): Promise<void> {

@@ -19,12 +19,12 @@
 import autocannon, { type Request } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './lib/free-port.ts';
 import { takeHomeInputs } from './lib/inputs.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
+import { send } from './lib/send.ts';
 import type { CapturedResponse } from './replay-server.ts';
 
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
@@ -54,21 +54,7 @@ function calculateRequests(): Request[] {
   return [{ method: 'POST', path: CALCULATE_PATH, headers: { 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: bodies[n++ % bodies.length] }) }];
 }
 
-function post(port: number, body: string): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
-  return new Promise((resolvePost, reject) => {
-    const sent = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: CALCULATE_PATH, agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const headers: [string, string][] = [];
-        for (let index = 0; index < response.rawHeaders.length; index += 2) headers.push([response.rawHeaders[index]!, response.rawHeaders[index + 1]!]);
-        resolvePost({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-      });
-    });
-    sent.once('error', reject);
-    sent.end(body);
-  });
-}
+const post = (port: number, body: string) => send(port, 'POST', CALCULATE_PATH, body);
 
 async function answering(child: ChildProcess, port: number): Promise<void> {
   for (;;) {

@@ -40,7 +40,7 @@ let stamp = '';
 
 /**
  * pino's `isoTime` field, formatted once per millisecond: a busy service writes several lines in the
- * same one, and formatting a date was a third of what a request's log line cost.
+ * same one, and formatting a date was about half of what a request's log line cost.
  */
 function isoTimeOncePerMillisecond(): string {
   const now = Date.now();
