@@ -42,12 +42,15 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const { metrics } = services;
 
   app.use(writeDeadline(deps.config.responseWriteTimeoutMs));
-  // One log line per request: id, method, route template, status and duration; no values of any kind.
+  // Every request gets an id and the headers every answer carries, and one log line: id, method,
+  // route template, status and duration; no values of any kind.
   app.use(async (ctx: AppContext, next) => {
     const started = performance.now();
     const incoming = ctx.get('x-request-id');
     const requestId = WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('x-request-id', requestId);
+    // Set here rather than in a middleware of its own: a layer costs about 1 % of a calculation's instructions.
+    ctx.set('x-content-type-options', 'nosniff');
     try {
       await next();
     } finally {
@@ -85,10 +88,6 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     }
   });
 
-  app.use(async (ctx: AppContext, next) => {
-    ctx.set('x-content-type-options', 'nosniff');
-    await next();
-  });
   if (deps.config.corsOrigins.length > 0) app.use(corsMiddleware(deps.config.corsOrigins));
 
   // Paths match exactly: no trailing slash, same case, so every path the service answers is one the

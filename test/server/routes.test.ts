@@ -156,4 +156,18 @@ test('each request is logged once with its route template and never its values',
   assert.not.match(JSON.stringify(line), /au\.pay/);
 });
 
+test('every answer tells browsers not to guess its type: a calculation, a list, a refused calculation, an unknown path', async () => {
+  const answers = [
+    await calculate(server.url, 'au.pay.take-home', { facts: payFacts(165_400, 'weekly', true) }),
+    await fetch(`${server.url}/api/v1/calculators`),
+    await calculate(server.url, 'au.pay.take-home', { facts: {} }),
+    await fetch(`${server.url}/api/v1/no-such-route`),
+  ];
+  assert.equal(
+    answers.map((answer) => answer.status),
+    [200, 200, 400, 404],
+  );
+  for (const answer of answers) assert.is(answer.headers.get('x-content-type-options'), 'nosniff', `${answer.url} ${answer.status}`);
+});
+
 test.run();
