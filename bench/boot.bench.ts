@@ -16,10 +16,10 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { freePort } from './lib/free-port.ts';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { median } from './lib/measure.ts';
 import { PROJECT_ROOT } from './lib/packs.ts';
+import { readStartCommand } from './lib/start-command.ts';
 
 const TARGETS = { directMs: 300, npmStartMs: 600, rssMB: 110, npxMs: 600, nodeBinMs: 300 };
 const argument = (name: string) => process.argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
@@ -29,7 +29,8 @@ const withSources = Boolean(argument('sources'));
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
 };
-const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(PROJECT_ROOT, 'scripts/start.sh'), 'utf8'))?.[1]?.split(' ') ?? [];
+/** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
+const START = readStartCommand();
 const BARE_SERVER = "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1')";
 const CALCULATE_BODY = JSON.stringify({ facts: { grossPay: { _tag: 'GrossPay', amount: { _tag: 'Money', cents: 165_400, currency: 'AUD' }, period: 'weekly' }, taxFreeThresholdClaimed: true } });
 
@@ -45,9 +46,9 @@ function healthy(port: number): Promise<boolean> {
 }
 
 /** Spawns a server, polls /api/health every 2 ms until it answers 200; returns the time, and the process to measure or stop. */
-async function bootTime(command: string, args: string[], port: number): Promise<{ ms: number; stop: () => Promise<void>; pid: number }> {
+async function bootTime(command: string, args: string[], port: number, env: Record<string, string> = {}): Promise<{ ms: number; stop: () => Promise<void>; pid: number }> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, PORT: String(port), RATE_LIMIT_MAX: '0' }, stdio: 'ignore' });
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env, PORT: String(port), RATE_LIMIT_MAX: '0' }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));
@@ -88,9 +89,9 @@ const loadBefore = loadavg()[0]!;
 const built = spawnSync(process.execPath, ['scripts/build.js'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('the build failed');
 
-const servers: { name: string; command: string; args: string[] }[] = [
+const servers: { name: string; command: string; args: string[]; env?: Record<string, string> }[] = [
   { name: 'bare node:http server (baseline)', command: process.execPath, args: ['-e', BARE_SERVER] },
-  { name: 'service, node dist/server.js', command: process.execPath, args: [...START_FLAGS, 'dist/server.js'] },
+  { name: 'service, node dist/server.js', command: process.execPath, args: [...START.nodeFlags, 'dist/server.js'], env: START.env },
   { name: 'service, npm start', command: 'npm', args: ['start', '--silent'] },
   ...(withSources ? [{ name: 'service from sources, node --import tsx', command: process.execPath, args: ['--import', 'tsx', 'server/main.ts'] }] : []),
 ];
@@ -108,7 +109,7 @@ say(`Boot bench: ${runs} rounds, each command in turn; machine load average ${lo
 for (let round = 0; round <= runs; round++) {
   for (const server of servers) {
     const port = await freePort();
-    const booted = await bootTime(server.command, server.args, port);
+    const booted = await bootTime(server.command, server.args, port, server.env);
     await booted.stop();
     if (round > 0) bootTimes.get(server.name)!.push(booted.ms); // round 0 warms the file cache
   }
@@ -120,7 +121,7 @@ for (let round = 0; round <= runs; round++) {
 
 // Resident size under load: the service as npm start runs it, 50 connections of calculate.
 const port = await freePort();
-const service = await bootTime(process.execPath, [...START_FLAGS, 'dist/server.js'], port);
+const service = await bootTime(process.execPath, [...START.nodeFlags, 'dist/server.js'], port, START.env);
 const load = () =>
   autocannon({
     url: `http://127.0.0.1:${port}`,

@@ -28,6 +28,7 @@ import { median } from './lib/measure.ts';
 import { send } from './lib/send.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
+import { readStartCommand } from './lib/start-command.ts';
 
 const TARGETS = { ratio: 0.42, perSec: 10_000, p99Ms: 10, rssMB: 110 };
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
@@ -122,13 +123,13 @@ async function ready(child: ChildProcess, port: number, log: string, timeoutMs =
   throw new Error(`not ready within ${timeoutMs} ms:\n${readFileSync(log, 'utf8').slice(-2000)}`);
 }
 
-/** The node flags `npm start` runs the service with, read from scripts/start.sh so the bench runs it the same way. */
-const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(PROJECT_ROOT, 'scripts/start.sh'), 'utf8'))?.[1]?.split(' ') ?? [];
+/** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
+const START = readStartCommand();
 
 /** The compiled service, `node dist/server.js` as `npm start` runs it, with PORT and RATE_LIMIT_MAX=0 (node flags for profiling). */
 async function startService(name: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; port: number; log: string }> {
   const port = await freePort();
-  const { child, log } = startNode(name, [...START_FLAGS, ...nodeFlags, serverFile ?? 'dist/server.js'], { PORT: String(port), RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
+  const { child, log } = startNode(name, [...START.nodeFlags, ...nodeFlags, serverFile ?? 'dist/server.js'], { ...START.env, PORT: String(port), RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
   await ready(child, port, log);
   return { child, port, log };
 }

@@ -26,6 +26,7 @@ import { takeHomeInputs } from './lib/inputs.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import { send } from './lib/send.ts';
 import type { CapturedResponse } from './replay-server.ts';
+import { readStartCommand } from './lib/start-command.ts';
 
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
 const options = process.argv.slice(2);
@@ -44,7 +45,8 @@ if (servers.length === 0) {
   servers.push(join(PROJECT_ROOT, 'dist/server.js'));
 }
 
-const START_FLAGS = /^exec node (.*) dist\/server\.js$/m.exec(readFileSync(join(PROJECT_ROOT, 'scripts/start.sh'), 'utf8'))?.[1]?.split(' ') ?? [];
+/** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
+const START = readStartCommand();
 const work = mkdtempSync(join(tmpdir(), 'tax-rules-instructions-'));
 
 // A few dozen different pay facts in turn, as the HTTP bench sends, so no single input is all that is measured.
@@ -109,7 +111,7 @@ async function instructionsPerRequest(name: string, nodeArgs: string[], env: Rec
 // The bare replay answers with the response the first server gives, captured from it without valgrind.
 const captureServer = servers[0]!;
 const capturePort = await freePort();
-const capturing = spawn(process.execPath, [...START_FLAGS, captureServer], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: String(capturePort), RATE_LIMIT_MAX: '0' }, stdio: 'ignore' });
+const capturing = spawn(process.execPath, [...START.nodeFlags, captureServer], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: String(capturePort), RATE_LIMIT_MAX: '0' }, stdio: 'ignore' });
 await answering(capturing, capturePort);
 const reply = await post(capturePort, bodies[0]!);
 capturing.kill('SIGTERM');
@@ -124,6 +126,6 @@ process.stdout.write(`${'server'.padEnd(60)}${'instructions/request'.padStart(22
 process.stdout.write(`${'bare replay (baseline)'.padEnd(60)}${Math.round(bare).toLocaleString('en').padStart(22)}${'1.00'.padStart(15)}\n`);
 for (const [index, server] of servers.entries()) {
   if (!existsSync(server)) throw new Error(`no such server: ${server}`);
-  const count = await instructionsPerRequest(`server-${index}`, [...START_FLAGS, server], {});
+  const count = await instructionsPerRequest(`server-${index}`, [...START.nodeFlags, server], START.env);
   process.stdout.write(`${server.padEnd(60)}${Math.round(count).toLocaleString('en').padStart(22)}${(bare / count).toFixed(2).padStart(15)}\n`);
 }

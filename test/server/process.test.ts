@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -104,6 +104,31 @@ test('a SIGTERM while the service is still starting ends it at once, with a stop
   assert.is(await exited, 0);
   assert.match(output, /"event":"stopped","outcome":"before-serving","signal":"SIGTERM"/);
   assert.not.match(output, /"event":"listening"/);
+});
+
+test("npm start sets glibc's malloc threshold for the server unless the operator has set one", async () => {
+  if (process.platform !== 'linux') {
+    console.log('SKIPPED: reading a process environment needs /proc (Linux)');
+    return;
+  }
+  const thresholdOf = async (env: Record<string, string>) => {
+    const service = await startService(env);
+    try {
+      const environ = readFileSync(`/proc/${service.child.pid}/environ`, 'utf8').split('\0');
+      return environ.find((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_='));
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  };
+  const inherited = process.env.MALLOC_MMAP_THRESHOLD_;
+  delete process.env.MALLOC_MMAP_THRESHOLD_;
+  try {
+    assert.is(await thresholdOf({}), 'MALLOC_MMAP_THRESHOLD_=32768');
+    assert.is(await thresholdOf({ MALLOC_MMAP_THRESHOLD_: '131072' }), 'MALLOC_MMAP_THRESHOLD_=131072');
+  } finally {
+    if (inherited !== undefined) process.env.MALLOC_MMAP_THRESHOLD_ = inherited;
+  }
 });
 
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {

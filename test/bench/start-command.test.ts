@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readStartCommand } from '../../bench/lib/start-command.ts';
+
+// The benches run `node` themselves but must run the service as `npm start` does: they read
+// scripts/start.sh. These tests keep that reading honest when the script changes.
+
+const work = mkdtempSync(join(tmpdir(), 'tax-rules-start-command-'));
+const script = (text: string) => {
+  const file = join(work, `start-${Math.random().toString(36).slice(2)}.sh`);
+  writeFileSync(file, text);
+  return file;
+};
+
+test('the flags before dist/server.js and the defaults the script exports are read', () => {
+  delete process.env.TAX_RULES_TEST_DEFAULT;
+  const file = script('#!/bin/sh\nexport TAX_RULES_TEST_DEFAULT="${TAX_RULES_TEST_DEFAULT:-4096}"\nexport OTHER=fixed\nexec node --max-semi-space-size=8 --stack-size=900 dist/server.js\n');
+  const command = readStartCommand(file);
+  assert.equal(command.nodeFlags, ['--max-semi-space-size=8', '--stack-size=900']);
+  assert.equal(command.env, { TAX_RULES_TEST_DEFAULT: '4096' });
+});
+
+test("an operator's own setting of an exported default wins, as it does in the script", () => {
+  process.env.TAX_RULES_TEST_DEFAULT = '65536';
+  try {
+    assert.equal(readStartCommand(script('export TAX_RULES_TEST_DEFAULT="${TAX_RULES_TEST_DEFAULT:-4096}"\nexec node dist/server.js\n')).env, { TAX_RULES_TEST_DEFAULT: '65536' });
+  } finally {
+    delete process.env.TAX_RULES_TEST_DEFAULT;
+  }
+});
+
+test('a script that does not end in exec node … dist/server.js is refused, not read as no flags', () => {
+  assert.throws(() => readStartCommand(script('#!/bin/sh\nnode dist/server.js\n')), /exec node/);
+});
+
+test("the project's start script is read: its young-generation flag and malloc threshold", () => {
+  const command = readStartCommand();
+  assert.ok(command.nodeFlags.some((flag) => flag.startsWith('--max-semi-space-size=')), command.nodeFlags.join(' '));
+  assert.ok('MALLOC_MMAP_THRESHOLD_' in command.env, JSON.stringify(command.env));
+});
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+test.run();
