@@ -4,7 +4,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { createAdminServer, type Readiness } from './admin.ts';
 import type { ServiceConfig } from './config.ts';
-import { exitAfterLogs, SECOND_SIGNAL_LOG_WAIT_MS, type Logger } from './logger.ts';
+import { exitAfterLogs, relayLogLines, SECOND_SIGNAL_LOG_WAIT_MS, type Logger } from './logger.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
 
@@ -48,8 +48,12 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
     await listen(admin, config.adminPort, config.adminHost, 'admin-listening');
   }
 
+  // Each worker's log comes here through a pipe of its own and leaves by this process's stdout,
+  // whole lines at a time (see relayLogLines). Stderr stays shared: only Node itself writes there.
+  cluster.setupPrimary({ stdio: ['inherit', 'pipe', 'inherit', 'ipc'] });
   const start = (): Worker => {
     const worker = cluster.fork();
+    if (worker.process.stdout) relayLogLines(worker.process.stdout);
     alive.add(worker.id);
     worker.once('listening', (address) => {
       listening.add(worker.id);

@@ -1,5 +1,6 @@
 import { fstatSync } from 'node:fs';
 import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -66,17 +67,43 @@ function openStdout(): LogDestination {
     socket.unref();
     // A reader that has gone away: the lines are lost, the service goes on.
     socket.on('error', () => undefined);
+    // The lines of one turn of the event loop leave in one write: a busy service logs many requests
+    // a turn, and a fleet's primary, which relays its workers' lines, then reads them in one go.
+    let batch = '';
+    let unwritten = 0;
+    let waiting: (() => void)[] = [];
+    const written = () => {
+      if (unwritten > 0 || batch !== '') return;
+      const done = waiting;
+      waiting = [];
+      for (const wake of done) wake();
+    };
+    const flush = () => {
+      const text = batch;
+      batch = '';
+      unwritten++;
+      socket.write(text, () => {
+        unwritten--;
+        written();
+      });
+    };
     return {
       write(line: string) {
-        if (!socket.destroyed && socket.writableLength < LOG_BUFFER_LIMIT) socket.write(line);
+        if (socket.destroyed || socket.writableLength + batch.length >= LOG_BUFFER_LIMIT) return;
+        if (batch === '') setImmediate(flush);
+        batch += line;
       },
       whenWritten(withinMs, done) {
-        if (socket.destroyed || socket.writableLength === 0) return done();
-        const giveUp = setTimeout(done, withinMs);
-        socket.once('drain', () => {
+        if (socket.destroyed || (unwritten === 0 && batch === '')) return done();
+        let called = false;
+        const once = () => {
+          if (called) return;
+          called = true;
           clearTimeout(giveUp);
           done();
-        });
+        };
+        const giveUp = setTimeout(once, withinMs);
+        waiting.push(once);
       },
     };
   }
@@ -85,13 +112,60 @@ function openStdout(): LogDestination {
   return { write: (line: string) => file.write(line), whenWritten: (_withinMs, done) => done() };
 }
 
+/** The most text a relay holds of one unfinished line before passing it on as it is. */
+const PARTIAL_LINE_LIMIT = 1024 * 1024;
+
+/** Relays still reading: an exit waits for them to reach the end of their stream. */
+const openRelays = new Set<Promise<void>>();
+
 /**
- * Ends the process with `code` once the log lines written so far have left it, or after `withinMs`
- * if the log reader is not taking them.
+ * Passes another process's log lines on to this process's stdout, whole lines at a time. A fleet's
+ * workers each log to a pipe of their own, read here by the primary, so that stdout has one writer.
+ * When every worker wrote to the one stdout, a reader that fell behind got lines cut into one
+ * another: a full pipe or socket takes part of a write, and another process's write lands next.
+ */
+export function relayLogLines(stream: Readable): void {
+  const destination = (stdout ??= openStdout());
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (text: string) => {
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline === -1) {
+      partial += text;
+      if (partial.length < PARTIAL_LINE_LIMIT) return;
+      destination.write(partial);
+      partial = '';
+      return;
+    }
+    destination.write(partial + text.slice(0, lastNewline + 1));
+    partial = text.slice(lastNewline + 1);
+  });
+  const ended = new Promise<void>((resolve) => {
+    stream.once('close', () => {
+      if (partial) destination.write(`${partial}\n`);
+      openRelays.delete(ended);
+      resolve();
+    });
+  });
+  openRelays.add(ended);
+}
+
+/**
+ * Ends the process with `code` once the log lines written so far, and those its relays are still
+ * reading, have left it, or after `withinMs` if the log reader is not taking them.
  */
 export function exitAfterLogs(code: number, withinMs = EXIT_LOG_WAIT_MS): void {
-  if (!stdout) process.exit(code);
-  else stdout.whenWritten(withinMs, () => process.exit(code));
+  const started = performance.now();
+  const exitOnceWritten = () => {
+    if (!stdout) process.exit(code);
+    else stdout.whenWritten(Math.max(0, withinMs - (performance.now() - started)), () => process.exit(code));
+  };
+  if (openRelays.size === 0) return exitOnceWritten();
+  const giveUp = setTimeout(exitOnceWritten, withinMs);
+  void Promise.all(openRelays).then(() => {
+    clearTimeout(giveUp);
+    exitOnceWritten();
+  });
 }
 
 /** Name and stack frames of an error, without its message, which can quote a request's values. */

@@ -1,12 +1,13 @@
+import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { rmSync } from 'node:fs';
+import { readlinkSync, rmSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readConfig } from '../../server/config.ts';
-import { money, payFacts, SHIPPED_PACKS } from '../helpers/packs.ts';
-import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+import { money, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { buildOnce, serviceEnvironment, startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
 // The service as a fleet of worker processes on one port (WEB_CONCURRENCY=2), without Redis: the
@@ -134,6 +135,63 @@ test('SIGTERM to the primary drains every worker: requests in flight on both are
     for (const agent of connections) agent.destroy();
     await stopService(service);
     rmSync(slowPack, { recursive: true, force: true });
+  }
+});
+
+test('a log reader that falls behind still gets whole lines from every worker, none cut into another', async () => {
+  buildOnce();
+  // The fleet's stdout is a pipe (through cat), and this test keeps stopping reading it while the
+  // workers answer thousands of requests: the pipe fills and the lines wait in the service.
+  const child = spawn('sh', ['-c', 'scripts/start.sh | dd bs=1024 status=none'], { cwd: PROJECT_ROOT, env: serviceEnvironment({ WEB_CONCURRENCY: '2', RATE_LIMIT_MAX: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => (output += text));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  try {
+    await until(() => output.includes('"event":"listening"'), 'the fleet listening');
+    const listening = JSON.parse(output.split('\n').find((line) => line.includes('"event":"listening"'))!) as { url: string; pid: number };
+    // The primary is stdout's only writer: each worker's stdout is a pipe of its own, which the primary reads.
+    if (process.platform === 'linux') {
+      const workerPids = output.split('\n').filter((line) => line.includes('"event":"worker-listening"')).map((line) => (JSON.parse(line) as { workerPid: number }).workerPid);
+      const stdoutOf = (pid: number) => readlinkSync(`/proc/${pid}/fd/1`);
+      assert.is(workerPids.length, 2);
+      for (const pid of workerPids) assert.is.not(stdoutOf(pid), stdoutOf(listening.pid));
+    } else console.log('SKIPPED: which file a process writes its stdout to is read from /proc (Linux)');
+    // Reading stops and starts again every 200 ms: each time it starts, both workers have a backlog to write at once.
+    const readingInTurns = setInterval(() => (child.stdout.isPaused() ? child.stdout.resume() : child.stdout.pause()), 200);
+    let answered = 0;
+    const stopAt = performance.now() + 2500;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (performance.now() < stopAt) if ((await fetchOn(agent, `${listening.url}/api/health`)) === 200) answered++;
+      }),
+    );
+    clearInterval(readingInTurns);
+    agent.destroy();
+    child.stdout.resume();
+    process.kill(listening.pid, 'SIGTERM');
+    await closed;
+    const text = output.split('\n').filter((line) => line !== '');
+    const broken = text.filter((line) => {
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    assert.equal(broken.slice(0, 3), [], `${broken.length} of ${text.length} lines are not JSON`);
+    const requestLines = text.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'request' && line.route === '/api/health');
+    assert.ok(answered > 1000, `only ${answered} requests answered: the pipe never filled`);
+    assert.is(requestLines.length, answered);
+    assert.equal(new Set(requestLines.map((line) => line.worker)), new Set([1, 2]));
+  } finally {
+    agent.destroy();
+    // A failed test must not leave the fleet running: its primary is the process whose line says listening.
+    const primary = /"pid":(\d+)[^\n]*"event":"listening"/.exec(output)?.[1];
+    if (child.exitCode === null && primary) process.kill(Number(primary), 'SIGKILL');
+    if (child.exitCode === null) child.kill('SIGKILL');
   }
 });
 
