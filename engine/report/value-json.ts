@@ -2,7 +2,7 @@ import type { Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
 import { centsNumber } from '../run/shapes.ts';
-import { jsonText as text } from './json-text.ts';
+import { decimalText, jsonText as text } from './json-text.ts';
 
 /** Writes a value of a fact shape as JSON text, exactly as the object encoders would serialise. */
 export function jsonWriterOf(shape: FactShape, currency: string): (value: Value) => string {
@@ -12,10 +12,11 @@ export function jsonWriterOf(shape: FactShape, currency: string): (value: Value)
       return (value) => `{"_tag":"Money","cents":${centsNumber(value as Decimal)}${tail}`;
     }
     case 'ratio':
-      return (value) => text((value as Decimal).toString());
+      return (value) => decimalText(value as Decimal);
     case 'count':
       return (value) => String((value as Decimal).toNumber());
     case 'boolean':
+      return (value) => (value ? 'true' : 'false');
     case 'selection':
       return (value) => text(value);
     case 'record': {

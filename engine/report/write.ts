@@ -4,7 +4,7 @@ import { isDecimal } from '../money/decimal.ts';
 import type { CalculatorPlan, PlanStep } from '../run/plan.ts';
 import type { StepRecord } from '../run/record.ts';
 import type { ReportRun } from './fields.ts';
-import { jsonText as text } from './json-text.ts';
+import { decimalText, jsonText as text } from './json-text.ts';
 
 /**
  * The report of a run as JSON text: the one form a report takes, for the service and the tools alike
@@ -41,11 +41,11 @@ function traceNode(step: PlanStep, values: readonly Value[], record: StepRecord,
   let intermediate = '';
   record.lets.forEach((value, slot) => {
     if (value === undefined || value instanceof TableValue || value instanceof RowValue) return;
-    intermediate += `${intermediate ? ',' : ''}${parts.letKeys[slot]!}${text(isDecimal(value) ? value.toString() : value)}`;
+    intermediate += `${intermediate ? ',' : ''}${parts.letKeys[slot]!}${isDecimal(value) ? decimalText(value) : text(value)}`;
   });
   if (intermediate) out += `,"intermediate":{${intermediate}}`;
   const result = values[step.outputSlot]!;
-  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${text(record.raw.toString())}`;
+  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${decimalText(record.raw)}`;
   out += `},"result":${parts.result(result)}${parts.rounding}${sourcesJson(step, record)},"children":[${step.childSteps.map(run.trace).join(',')}]}`;
   return out;
 }
