@@ -187,20 +187,23 @@ interface LoadResult {
   window: { fromUs: number; toUs: number };
   /** The server's own CPU time (user + system) per 2xx answer in the measured run: less disturbed than rates by a busy machine. */
   cpuUsPer2xx: number;
+  /** The part of it spent in the server's own code (user) and in the kernel on its behalf (system). */
+  userUsPer2xx: number;
+  systemUsPer2xx: number;
   /** The server's resident set at the end of the measured run, and its peak since start, in MB (Linux). */
   rssMB: number;
   peakRssMB: number;
 }
 
-/** CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
-function cpuMicros(pid: number): number {
+/** CPU time a process has used so far, user and system, in microseconds (Linux /proc; NaN elsewhere). */
+function cpuMicros(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime, the 14th and 15th fields of the line, in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
 }
 
@@ -227,7 +230,9 @@ async function load(scenario: string, port: number, pid: number, makeRequest: ()
   const fromUs = Number(process.hrtime.bigint() / 1000n);
   const cpuBefore = cpuMicros(pid);
   const result: Result = await instance;
-  const cpuUsed = cpuMicros(pid) - cpuBefore;
+  const cpuAfter = cpuMicros(pid);
+  const userUsed = cpuAfter.user - cpuBefore.user;
+  const systemUsed = cpuAfter.system - cpuBefore.system;
   const memory = memoryMB(pid);
   const toUs = Number(process.hrtime.bigint() / 1000n);
   const seconds = (performance.now() - startedAt) / 1000;
@@ -250,7 +255,9 @@ async function load(scenario: string, port: number, pid: number, makeRequest: ()
     maxMs: latencies[latencies.length - 1] ?? NaN,
     autocannon: { p50: result.latency.p50, p99: result.latency.p99, requestsPerSecAverage: result.requests.average },
     window: { fromUs, toUs },
-    cpuUsPer2xx: cpuUsed / result['2xx'],
+    cpuUsPer2xx: (userUsed + systemUsed) / result['2xx'],
+    userUsPer2xx: userUsed / result['2xx'],
+    systemUsPer2xx: systemUsed / result['2xx'],
     rssMB: memory.rss,
     peakRssMB: memory.peak,
   };
@@ -407,6 +414,8 @@ if (json) {
           p99Ms: round(result.p99Ms),
           maxMs: round(result.maxMs),
           cpuUsPer2xx: round(result.cpuUsPer2xx, 1),
+          userUsPer2xx: round(result.userUsPer2xx, 1),
+          systemUsPer2xx: round(result.systemUsPer2xx, 1),
           rssMB: round(result.rssMB, 1),
           peakRssMB: round(result.peakRssMB, 1),
         })),
@@ -422,10 +431,10 @@ if (json) {
 } else {
   const num = (value: number, digits = 0) => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   say();
-  say(`${'scenario'.padEnd(42)} ${'2xx/s'.padStart(8)} ${'all/s'.padStart(8)} ${'non-2xx'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'CPU µs/2xx'.padStart(10)} ${'RSS MB'.padStart(7)}`);
+  say(`${'scenario'.padEnd(42)} ${'2xx/s'.padStart(8)} ${'all/s'.padStart(8)} ${'non-2xx'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'CPU µs/2xx'.padStart(10)} ${'user'.padStart(6)} ${'system'.padStart(6)} ${'RSS MB'.padStart(7)}`);
   for (const result of results) {
     const other = Object.values(result.otherStatuses).reduce((sum, count) => sum + count, 0) + result.errors;
-    say(`${result.scenario.padEnd(42)} ${num(result.okPerSec).padStart(8)} ${num(result.allPerSec).padStart(8)} ${num(other).padStart(8)} ${num(result.p50Ms, 2).padStart(7)} ${num(result.p90Ms, 2).padStart(7)} ${num(result.p99Ms, 2).padStart(7)} ${num(result.maxMs, 1).padStart(7)} ${num(result.cpuUsPer2xx, 0).padStart(10)} ${num(result.rssMB, 0).padStart(7)}`);
+    say(`${result.scenario.padEnd(42)} ${num(result.okPerSec).padStart(8)} ${num(result.allPerSec).padStart(8)} ${num(other).padStart(8)} ${num(result.p50Ms, 2).padStart(7)} ${num(result.p90Ms, 2).padStart(7)} ${num(result.p99Ms, 2).padStart(7)} ${num(result.maxMs, 1).padStart(7)} ${num(result.cpuUsPer2xx, 0).padStart(10)} ${num(result.userUsPer2xx, 0).padStart(6)} ${num(result.systemUsPer2xx, 0).padStart(6)} ${num(result.rssMB, 0).padStart(7)}`);
   }
   say();
   say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}× (2xx/s); by server CPU per 2xx: calculate ${num(cpuRatios.calculate, 3)}×, list ${num(cpuRatios.list, 3)}×`);
