@@ -29,9 +29,9 @@ const precompiledValidators = {
 const bundleOptions = {
   absWorkingDir: root,
   // dist/ sits one folder below the root, as server/ does, so paths the server works out from its
-  // own location (the packs, the docs) mean the same from the bundle. The worker keeps its name
-  // beside the bundle for the same reason.
-  entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculation/worker.ts' },
+  // own location (the packs, the docs) mean the same from the bundle. The workers (calculations,
+  // and the docs compile a boot falls back on) keep their names beside the bundle for the same reason.
+  entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculation/worker.ts', 'docs-compile-entry': 'server/docs-compile.ts' },
   outdir,
   bundle: true,
   // What the boot imports only when it needs it (the Markdown parser) goes into chunks of its own.

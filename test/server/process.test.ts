@@ -131,6 +131,44 @@ test("npm start sets glibc's malloc threshold for the server unless the operator
   }
 });
 
+test('a start that compiles the documentation does it off the main thread: /livez answers all the while', async () => {
+  buildOnce();
+  // Another year's packs beside the shipped ones: the build's documentation does not match them,
+  // so the start compiles it, which takes seconds. Compiled on the main thread, nothing else ran
+  // meanwhile, and V8 kept what the compile allocated in the service's heap.
+  const env = serviceEnvironment({ ADMIN_PORT: '0', RULEPACKS_DIR: [SHIPPED_PACKS, nextYearFixture().root].join(delimiter), TAX_YEARS: 'all', DEFAULT_TAX_YEAR: nextYearFixture().taxYear.id });
+  const child = spawn('scripts/start.sh', [], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let docsLoadedAt = Infinity;
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const admin = await new Promise<string>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (docsLoadedAt === Infinity && output.includes('"event":"docs-loaded"')) docsLoadedAt = performance.now();
+        const line = output.split('\n').find((text) => text.includes('"event":"admin-listening"'));
+        if (line) resolve(JSON.parse(line).url as string);
+      });
+    });
+    // One liveness probe after another until the service listens, each answer's time noted.
+    const answeredAt: number[] = [];
+    while (!output.includes('"event":"listening"')) {
+      if ((await fetch(`${admin}/livez`)).status === 200) answeredAt.push(performance.now());
+    }
+    assert.match(output, /"event":"docs-loaded","from":"sources"/);
+    // The probes were answered one after another all through the compile. Compiled on the main
+    // thread, the docs held every probe for as long as the compile ran: 2.3 s on the build machine.
+    const before = answeredAt.filter((at) => at < docsLoadedAt);
+    const longestWait = Math.max(...answeredAt.slice(1).map((at, index) => at - answeredAt[index]!));
+    assert.ok(before.length >= 10, `only ${before.length} answers before the docs were loaded`);
+    assert.ok(longestWait < 1000, `a probe waited ${Math.round(longestWait)} ms for its answer`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.is(await exited, 0);
+});
+
 test('with CALC_ISOLATION=worker the service calculates on worker threads', async () => {
   const service = await startService({ CALC_ISOLATION: 'worker', CALC_CONCURRENCY: '1' });
   try {
