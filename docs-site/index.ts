@@ -3,7 +3,7 @@
  * (frontmatter, links between pages, navigation), and serves pages, Markdown, navigation and search.
  * The HTTP layer uses only this entry.
  */
-export { buildDocsSite, compileDocsSite, type DocsSiteOptions } from './lib/site.ts';
+export { buildDocsSite, compileDocsSite, compileStoredDocsSite, type DocsSiteOptions } from './lib/site.ts';
 export { DOCS_SCHEMAS, SEARCH_RESULT_LIMIT, type DocsPage, type DocsShape, type NavigationItem, type NavigationPageItem, type SearchResult } from './lib/contract.ts';
 export { docsInputsDigest, openDocsSite, type DocsSite, type DocsSiteSnapshot } from './lib/snapshot.ts';
 export type { DocsHtml } from './lib/html-edition.ts';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DocsSite, DocsSiteOptions } from '../docs-site/index.ts';
-import { docsInputsDigest, openStoredDocsSite, referencePages, storeDocsSite, type StoredDocsSite } from '../docs-site/snapshot.ts';
+import { docsInputsDigest, openStoredDocsSite, referencePages, type StoredDocsSnapshot } from '../docs-site/snapshot.ts';
 import { createCatalog, formatDiagnostic, loadPacks, readStoredYaml, STORED_YAML_FILES, type Catalog, type StoredYamlFiles } from '../engine/index.ts';
 import { valuesOutsideContract } from './enumerations.ts';
 import { catalogValues, componentSchemas } from './openapi/components.ts';
@@ -18,12 +18,6 @@ export const STORED_YAML = fileURLToPath(new URL(`../dist/${STORED_YAML_FILES.se
 export const STORED_EXAMPLES_YAML = fileURLToPath(new URL(`../dist/${STORED_YAML_FILES.examples}`, import.meta.url));
 /** Where the build stores the compiled documentation (see scripts/build.js). */
 export const DOCS_SNAPSHOT = fileURLToPath(new URL('../dist/docs-snapshot.json', import.meta.url));
-
-/** A stored docs snapshot: the compiled site and the digest of what it was compiled from. */
-export interface StoredDocsSnapshot {
-  inputs: string;
-  site: StoredDocsSite;
-}
 
 /** Thrown when the service must not start; `problems` lists every reason. */
 export class BootFailure extends Error {
@@ -76,9 +70,8 @@ const API_REFERENCE_URL = routePath(OPERATIONS.find((operation) => operation.ope
  * only here, so a boot from a current snapshot never loads it.
  */
 export async function compileDocs(catalog: Catalog): Promise<StoredDocsSnapshot> {
-  const { compileDocsSite } = await import('../docs-site/index.ts');
-  const options = projectDocsOptions(catalog);
-  return { inputs: docsInputsDigest(options), site: storeDocsSite(compileDocsSite(options)) };
+  const { compileStoredDocsSite } = await import('../docs-site/index.ts');
+  return compileStoredDocsSite(projectDocsOptions(catalog));
 }
 
 /**

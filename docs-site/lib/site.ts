@@ -10,7 +10,7 @@ import { plainTextOf } from './plain-text.ts';
 import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
 import { indexDocsSearch, type SearchablePage } from './search.ts';
-import { openDocsSite, type DocsSite, type DocsSiteSnapshot } from './snapshot.ts';
+import { docsInputsDigest, openDocsSite, storeDocsSite, type DocsSite, type DocsSiteSnapshot, type StoredDocsSnapshot } from './snapshot.ts';
 import type { DocsPage, NavigationPageItem } from './contract.ts';
 import { renderPageHtml } from './html.ts';
 
@@ -37,6 +37,11 @@ interface CheckedPage {
 /** Reads, checks, renders and indexes all documentation, ready to serve; see `compileDocsSite`. */
 export function buildDocsSite(options: DocsSiteOptions): DocsSite {
   return openDocsSite(compileDocsSite(options));
+}
+
+/** Compiles a site into the form a build stores, with the digest of what it was compiled from. */
+export function compileStoredDocsSite(options: Required<DocsSiteOptions>): StoredDocsSnapshot {
+  return { inputs: docsInputsDigest(options), site: storeDocsSite(compileDocsSite(options)) };
 }
 
 /**

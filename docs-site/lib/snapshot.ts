@@ -44,6 +44,12 @@ export interface StoredDocsSite {
   readonly htmlJson: string;
 }
 
+/** A compiled site as a build stores it, with the digest of what it was compiled from. */
+export interface StoredDocsSnapshot {
+  readonly inputs: string;
+  readonly site: StoredDocsSite;
+}
+
 /** A compiled site in the form a build stores. */
 export function storeDocsSite(snapshot: DocsSiteSnapshot): StoredDocsSite {
   return { navigation: snapshot.navigation, pages: snapshot.pages, searchJson: asciiJson(snapshot.search), htmlJson: asciiJson(snapshot.html) };
