@@ -140,8 +140,9 @@ test('SIGTERM to the primary drains every worker: requests in flight on both are
 
 test('a log reader that falls behind still gets whole lines from every worker, none cut into another', async () => {
   buildOnce();
-  // The fleet's stdout is a pipe (through cat), and this test keeps stopping reading it while the
-  // workers answer thousands of requests: the pipe fills and the lines wait in the service.
+  // The fleet's stdout is a pipe, read by dd 1 KiB at a time, and this test keeps stopping reading
+  // dd's output while the workers answer thousands of requests: the pipe fills and the lines wait
+  // in the service.
   const child = spawn('sh', ['-c', 'scripts/start.sh | dd bs=1024 status=none'], { cwd: PROJECT_ROOT, env: serviceEnvironment({ WEB_CONCURRENCY: '2', RATE_LIMIT_MAX: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8');

@@ -158,11 +158,14 @@ test('a start that compiles the documentation does it off the main thread: /live
     }
     assert.match(output, /"event":"docs-loaded","from":"sources"/);
     // The probes were answered one after another all through the compile. Compiled on the main
-    // thread, the docs held every probe for as long as the compile ran: 2.3 s on the build machine.
+    // thread, the docs held one probe for as long as the compile ran (2.3 s of the 2.3 s from the
+    // first answer to the docs-loaded line, on the build machine); the packs, loaded on the main
+    // thread before, may hold one for a fraction of that.
     const before = answeredAt.filter((at) => at < docsLoadedAt);
     const longestWait = Math.max(...answeredAt.slice(1).map((at, index) => at - answeredAt[index]!));
+    const starting = docsLoadedAt - answeredAt[0]!;
     assert.ok(before.length >= 10, `only ${before.length} answers before the docs were loaded`);
-    assert.ok(longestWait < 1000, `a probe waited ${Math.round(longestWait)} ms for its answer`);
+    assert.ok(longestWait < starting / 2, `a probe waited ${Math.round(longestWait)} ms of the ${Math.round(starting)} ms before the docs were loaded`);
   } finally {
     child.kill('SIGTERM');
   }
