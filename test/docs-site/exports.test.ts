@@ -18,6 +18,7 @@ test('the public entry exports exactly these runtime values', () => {
     'SEARCH_RESULT_LIMIT',
     'buildDocsSite',
     'compileDocsSite',
+    'compileStoredDocsSite',
     'docsInputsDigest',
     'formatProblem',
     'openDocsSite',
