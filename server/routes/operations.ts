@@ -21,11 +21,12 @@ export function registerOperations(router: Router<RequestState>, operations: rea
   for (const operation of operations) {
     const handler = handlers[operation.operationId];
     if (!handler) throw new Error(`operation ${operation.operationId} has no handler`);
-    const matched = (ctx: AppContext, next: Next) => {
+    // One layer per route, not a layer that notes the operation and then the handler: each layer
+    // the router composes is another promise and closure on every request.
+    router[operation.method](operation.operationId, routePath(operation), (ctx: AppContext, next: Next) => {
       ctx.state.operation = operation;
-      return next();
-    };
-    router[operation.method](operation.operationId, routePath(operation), matched, handler);
+      return handler(ctx, next);
+    });
   }
 }
 
