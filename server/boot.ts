@@ -66,8 +66,9 @@ const API_REFERENCE_URL = routePath(OPERATIONS.find((operation) => operation.ope
 
 /**
  * Compiles the documentation site from its Markdown, with reference pages generated from the
- * catalog, into what a build stores; a broken page or link throws. The Markdown parser is loaded
- * only here, so a boot from a current snapshot never loads it.
+ * catalog, into what a build stores; a broken page or link throws. For the build (and its tests):
+ * a boot that must compile does it on a thread of its own (compileDocsOffThread), so the service
+ * never loads the Markdown parser itself.
  */
 export async function compileDocs(catalog: Catalog): Promise<StoredDocsSnapshot> {
   const { compileStoredDocsSite } = await import('../docs-site/index.ts');
@@ -81,26 +82,27 @@ export async function compileDocs(catalog: Catalog): Promise<StoredDocsSnapshot>
  */
 export async function loadDocs(catalog: Catalog, snapshotFile: string | null = DOCS_SNAPSHOT): Promise<{ site: DocsSite; from: 'snapshot' | 'sources' } | undefined> {
   if (!existsSync(DOCS_NAVIGATION)) return undefined;
+  const options = projectDocsOptions(catalog);
   if (snapshotFile !== null && existsSync(snapshotFile)) {
     const stored = JSON.parse(readFileSync(snapshotFile, 'utf8')) as StoredDocsSnapshot;
-    if (stored.inputs === docsInputsDigest(projectDocsOptions(catalog))) return { site: openStoredDocsSite(stored.site), from: 'snapshot' };
+    if (stored.inputs === docsInputsDigest(options)) return { site: openStoredDocsSite(stored.site), from: 'snapshot' };
   }
-  return { site: openStoredDocsSite((await compileDocsOffThread(catalog)).site), from: 'sources' };
+  return { site: openStoredDocsSite((await compileDocsOffThread(options)).site), from: 'sources' };
 }
 
 /** The thread compileDocsOffThread starts: the bundled worker beside the service, or its sources' shim. */
 const DOCS_COMPILE_ENTRY = new URL('./docs-compile-entry.js', import.meta.url);
 
 /**
- * `compileDocs` on a thread of its own, whose heap goes when it ends. Parsing and rendering the
+ * `compileDocs`, on a thread of its own, whose heap goes when it ends. Parsing and rendering the
  * pages allocates far more than the site they make, and compiled on the main thread, V8 kept that
  * in the old space until its first full collection, which a service under steady load may not
  * reach for a long time: 159 MB resident after such a boot against 78 MB from a snapshot, and
  * 170 MB with every tax year served. The main thread also stays free to hear a stop signal.
  */
-function compileDocsOffThread(catalog: Catalog): Promise<StoredDocsSnapshot> {
+function compileDocsOffThread(options: Required<DocsSiteOptions>): Promise<StoredDocsSnapshot> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(DOCS_COMPILE_ENTRY, { workerData: projectDocsOptions(catalog), execArgv: [] });
+    const worker = new Worker(DOCS_COMPILE_ENTRY, { workerData: options, execArgv: [] });
     worker.once('message', (snapshot: StoredDocsSnapshot) => resolve(snapshot));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the documentation compile thread ended with exit code ${code} before it answered`)));

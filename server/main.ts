@@ -37,10 +37,10 @@ async function main(): Promise<void> {
     logger.info({ event: 'stopped', outcome: 'before-serving', signal });
     exitAfterLogs(0);
   };
-  // A signal is heard only between turns of the event loop, and loading packs or compiling the
-  // documentation runs for a long while without one (on Node.js 24 a SIGTERM sent during a 2 s docs
-  // compile was heard only once the service listened). Before each long step, a turn: if a stop
-  // was heard, the start goes no further while the process ends.
+  // A signal is heard only between turns of the event loop, and loading packs runs for a long while
+  // without one (on Node.js 24 a SIGTERM sent during a 2 s docs compile, then on this thread, was
+  // heard only once the service listened). Before each long step, a turn: if a stop was heard, the
+  // start goes no further while the process ends.
   const stopHeard = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     return stopRequested;
