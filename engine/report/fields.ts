@@ -1,7 +1,7 @@
 import { ref, type JsonSchema } from '../contract/schema-type.ts';
 import type { Value } from '../expressions/values.ts';
 import type { FactDef, FactShape, LedgerComponentDef, ReportFieldTemplate, ReportObjectTemplate } from '../model/pack.ts';
-import type { StepRecord } from '../run/record.ts';
+import type { ComponentResult, StepRecord } from '../run/record.ts';
 import { jsonSchemaOf } from '../run/shapes.ts';
 import { jsonWriterOf } from './value-json.ts';
 import { jsonText as text } from './json-text.ts';
@@ -184,6 +184,8 @@ function reader(calculator: TemplateContext, path: string): (values: readonly Va
   };
 }
 
+const STATUS_TEXT: Record<ComponentResult['status'], string> = { active: text('active'), zeroed: text('zeroed') };
+
 /** The ledger components of a step as LedgerComponent objects, each with the trace of its fact. */
 function componentsWriter(calculator: TemplateContext, step: number): ReportWriter {
   const money = jsonWriterOf({ type: 'money' }, calculator.pack.currency);
@@ -196,7 +198,7 @@ function componentsWriter(calculator: TemplateContext, step: number): ReportWrit
     let out = '[';
     results.forEach((result, index) => {
       const part = parts[index]!;
-      out += `${index > 0 ? ',' : ''}{"_tag":"LedgerComponent","amount":${money(result.amount)}${part.middle}${text(result.status)},"trace":${run.trace(part.traceStep)}}`;
+      out += `${index > 0 ? ',' : ''}{"_tag":"LedgerComponent","amount":${money(result.amount)}${part.middle}${STATUS_TEXT[result.status]},"trace":${run.trace(part.traceStep)}}`;
     });
     return `${out}]`;
   };

@@ -17,8 +17,11 @@ export function jsonWriterOf(shape: FactShape, currency: string): (value: Value)
       return (value) => String((value as Decimal).toNumber());
     case 'boolean':
       return (value) => (value ? 'true' : 'false');
-    case 'selection':
-      return (value) => text(value);
+    case 'selection': {
+      // Decoded facts are among the options, so each option's text is written once, with the plan.
+      const texts = new Map(shape.options.map((option) => [option, text(option)]));
+      return (value) => texts.get(value as string) ?? text(value);
+    }
     case 'record': {
       const fields = Object.entries(shape.fields).map(([name, field]) => [`,${text(name)}:`, name, jsonWriterOf(field, currency)] as const);
       const head = `{"_tag":${text(shape.tag)}`;

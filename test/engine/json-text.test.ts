@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { Decimal } from '../../engine/money/decimal.ts';
 import { decimalText, jsonText } from '../../engine/report/json-text.ts';
 import { jsonWriterOf } from '../../engine/report/value-json.ts';
+import { stringWidth } from '../helpers/string-width.ts';
 
 // The report writers' shortcuts, checked against JSON.stringify: what they write must parse to the
 // same value as what it writes.
@@ -33,6 +34,17 @@ test('jsonText escapes every character past U+007F and parses to the same value'
   const text = jsonText(value);
   assert.ok(/^[\x00-\x7f]*$/.test(text), text);
   assert.equal(JSON.parse(text), value);
+});
+
+test('jsonText is held one byte a character, even made from two-byte strings of ASCII', () => {
+  // A name sliced from a formula with a `−` in it is a two-byte string, though all ASCII.
+  const formula = 'weeklyEarnings − offset';
+  const sliced = formula.slice(0, formula.indexOf(' '));
+  assert.is(stringWidth(formula), 'two-byte');
+  assert.is(stringWidth(JSON.stringify(sliced)), 'two-byte', 'JSON.stringify keeps the width');
+  assert.is(stringWidth(jsonText(sliced)), 'one-byte');
+  assert.is(stringWidth(jsonText({ formula })), 'one-byte');
+  assert.is(jsonText(sliced), '"weeklyEarnings"');
 });
 
 test.run();

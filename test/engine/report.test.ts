@@ -5,10 +5,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CONTRACT_SCHEMAS, reportSchemas, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
 import { money, payFacts, shippedPacks } from '../helpers/packs.ts';
+import { stringWidth } from '../helpers/string-width.ts';
 
 // The report is written straight as JSON text, from text prepared with the plan. It must be plain
 // JSON in ASCII (no duplicate keys, nothing JSON.stringify would write differently but the escapes of
-// characters past U+007F, which let the service encode it cheaply) of exactly the shapes the
+// characters past U+007F, and held by V8 one byte a character, which lets the service encode it cheaply) of exactly the shapes the
 // contract's schemas and the report's template schemas describe, for every calculator and input.
 const { catalog } = shippedPacks();
 const samples = JSON.parse(readFileSync(new URL('../fixtures/conformance/withholding-ato-samples.json', import.meta.url), 'utf8')).cases as {
@@ -36,6 +37,7 @@ function check(calculatorId: string, facts: unknown): void {
   if (!outcome.ok) return;
   const report = JSON.parse(outcome.json);
   assert.ok(/^[\x00-\x7f]*$/.test(outcome.json), 'ASCII: every other character escaped');
+  assert.is(stringWidth(outcome.json), 'one-byte', 'held one byte a character, which the service encodes several times faster');
   assert.is(JSON.stringify(report), withoutAsciiEscapes(outcome.json), 'plain JSON, as JSON.stringify writes it but for the escapes');
   const validate = validatorOf(plan);
   assert.ok(validate(report), `${calculatorId}: ${JSON.stringify(validate.errors)}`);
