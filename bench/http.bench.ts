@@ -1,8 +1,9 @@
 /**
  * HTTP bench: requests/s and latency at 50 keep-alive connections for the real service (started as
  * `npm start` does, in its own process) and for a bare node:http server, also in its own process,
- * that replays a captured response of the same route byte for byte. The load generator
- * (autocannon, programmatic) runs here, in a third process.
+ * that replays a captured response of the same route byte for byte, and for calculate a bare
+ * node:http server around the service's own calculation (the ceiling of any request path). The
+ * load generator (autocannon, programmatic) runs here, in another process.
  *
  *   npm run bench:http                  table
  *   npm run -s bench:http -- --json     JSON only
@@ -108,13 +109,14 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
-/** Waits until the server answers the list route with 200; fails if the process exits first. */
-async function ready(child: ChildProcess, port: number, log: string, timeoutMs = 90_000): Promise<void> {
+/** Waits until the server answers (the list route, or a calculation) with 200; fails if the process exits first. */
+async function ready(child: ChildProcess, port: number, log: string, timeoutMs = 90_000, path = LIST_PATH): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode} before it was ready:\n${readFileSync(log, 'utf8').slice(-2000)}`);
     try {
-      if ((await send(port, 'GET', LIST_PATH)).status === 200) return;
+      const answer = path === LIST_PATH ? await send(port, 'GET', path) : await send(port, 'POST', path, JSON.stringify({ facts: factsOf(0) }));
+      if (answer.status === 200) return;
     } catch {
       // not listening yet
     }
@@ -352,7 +354,16 @@ try {
   results.push(await load('bare replay list', replayPort, replay.child.pid!, listRequest));
   await stop(replay.child);
 
-  // 3. For the diagnosis: the service with as many calculation places as connections.
+  // 3. A bare node:http server around the service's calculation: the best any request path could do.
+  const enginePort = await freePort();
+  const engine = startNode('engine', ['--import', 'tsx', 'bench/engine-server.ts'], { PORT: String(enginePort), REPLAY_FILE: replayFile });
+  await ready(engine.child, enginePort, engine.log, 90_000, CALCULATE_PATH);
+  const computed = await send(enginePort, 'POST', CALCULATE_PATH, JSON.stringify({ facts: capturedFacts }));
+  if (!computed.body.equals(capturedCalculate.body)) throw new Error(`the bare engine server's answer is not the service's`);
+  results.push(await load('bare engine calculate', enginePort, engine.child.pid!, calculateRequest, calcWarmupS));
+  await stop(engine.child);
+
+  // 4. For the diagnosis: the service with as many calculation places as connections.
   if (wide) {
     const widened = await startService('service-wide', { CALC_CONCURRENCY: String(connections) });
     results.push(await load(`service calculate, CALC_CONCURRENCY=${connections}`, widened.port, widened.child.pid!, calculateRequest, Math.max(calcWarmupS, 20)));
@@ -371,10 +382,11 @@ const calc = byName('service calculate');
 const list = byName('service list');
 const replayCalc = byName('bare replay calculate');
 const replayList = byName('bare replay list');
-const ratios = { calculate: calc.okPerSec / replayCalc.okPerSec, list: list.okPerSec / replayList.okPerSec };
+const engineCalc = byName('bare engine calculate');
+const ratios = { calculate: calc.okPerSec / replayCalc.okPerSec, list: list.okPerSec / replayList.okPerSec, engine: engineCalc.okPerSec / replayCalc.okPerSec };
 // Server CPU per answer, replay over service: the throughput ratio the two would have if each had a
 // core to itself, which a busy shared machine disturbs far less than the rates.
-const cpuRatios = { calculate: replayCalc.cpuUsPer2xx / calc.cpuUsPer2xx, list: replayList.cpuUsPer2xx / list.cpuUsPer2xx };
+const cpuRatios = { calculate: replayCalc.cpuUsPer2xx / calc.cpuUsPer2xx, list: replayList.cpuUsPer2xx / list.cpuUsPer2xx, engine: replayCalc.cpuUsPer2xx / engineCalc.cpuUsPer2xx };
 const targets = [
   { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (2xx/s)`, value: ratios.calculate, unit: '×', pass: ratios.calculate >= TARGETS.ratio },
   { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (server CPU per 2xx)`, value: cpuRatios.calculate, unit: '×', pass: cpuRatios.calculate >= TARGETS.ratio },
@@ -419,8 +431,8 @@ if (json) {
           rssMB: round(result.rssMB, 1),
           peakRssMB: round(result.peakRssMB, 1),
         })),
-        ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3) },
-        cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3) },
+        ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3), bareEngine: round(ratios.engine, 3) },
+        cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3), bareEngine: round(cpuRatios.engine, 3) },
         targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
         notes,
       },
@@ -438,6 +450,7 @@ if (json) {
   }
   say();
   say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}× (2xx/s); by server CPU per 2xx: calculate ${num(cpuRatios.calculate, 3)}×, list ${num(cpuRatios.list, 3)}×`);
+  say(`bare engine / bare replay (the ceiling of a request path around today's engine): calculate ${num(ratios.engine, 3)}× (2xx/s), ${num(cpuRatios.engine, 3)}× by server CPU per 2xx`);
   for (const note of notes) say(`note: ${note}`);
   say();
   for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(58)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
