@@ -29,44 +29,65 @@ function traceNode(step: PlanStep, values: readonly Value[], record: StepRecord,
     const fact = parts.facts[index]!;
     out += fact.key + fact.write(values[step.inputSlots[index]!]!);
   }
-  out += '},"parameters":{';
-  // As with object keys: the first read of a parameter fixes its position, the last read gives its entry.
-  const entries = new Map<string, string>();
-  for (const read of record.reads) {
-    const entry = read.row ? parts.rows[read.parameterIndex]![read.row.index]! : parts.parameters[read.parameterIndex]!;
-    entries.set(step.parameters[read.parameterIndex]!.id, entry);
-  }
-  out += [...entries.values()].join(',');
-  out += '}';
+  out += `},"parameters":{${parameterEntries(step, record.reads)}}`;
   let intermediate = '';
-  record.lets.forEach((value, slot) => {
-    if (value === undefined || value instanceof TableValue || value instanceof RowValue) return;
+  const lets = record.lets;
+  for (let slot = 0; slot < lets.length; slot++) {
+    const value = lets[slot];
+    if (value === undefined || value instanceof TableValue || value instanceof RowValue) continue;
     intermediate += `${intermediate ? ',' : ''}${parts.letKeys[slot]!}${isDecimal(value) ? decimalText(value) : text(value)}`;
-  });
+  }
   if (intermediate) out += `,"intermediate":{${intermediate}}`;
   const result = values[step.outputSlot]!;
   if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${decimalText(record.raw)}`;
-  out += `},"result":${parts.result(result)}${parts.rounding}${sourcesJson(step, record)},"children":[${step.childSteps.map(run.trace).join(',')}]}`;
-  return out;
+  let children = '';
+  for (const child of step.childSteps) children += `${children ? ',' : ''}${run.trace(child)}`;
+  return `${out}},"result":${parts.result(result)}${parts.rounding}${sourcesJson(step, record)},"children":[${children}]}`;
+}
+
+/**
+ * The `parameters` entries of a trace node. As with object keys, the first read of a parameter fixes
+ * its position and the last read gives its entry. A rule reads a handful of values, so the reads are
+ * scanned again rather than gathered in a map, which every node of every report would allocate.
+ */
+export function parameterEntries(step: PlanStep, reads: StepRecord['reads']): string {
+  const parts = step.traceText;
+  let entries = '';
+  next: for (let index = 0; index < reads.length; index++) {
+    const id = step.parameters[reads[index]!.parameterIndex]!.id;
+    for (let earlier = 0; earlier < index; earlier++) if (step.parameters[reads[earlier]!.parameterIndex]!.id === id) continue next;
+    let last = index;
+    for (let later = index + 1; later < reads.length; later++) if (step.parameters[reads[later]!.parameterIndex]!.id === id) last = later;
+    const read = reads[last]!;
+    entries += `${entries ? ',' : ''}${read.row ? parts.rows[read.parameterIndex]![read.row.index]! : parts.parameters[read.parameterIndex]!}`;
+  }
+  return entries;
 }
 
 /** The step's sources: its rule's, then those of the parameter values it read that the rule does not already cite. */
 function sourcesJson(step: PlanStep, record: StepRecord): string {
   let sources: readonly SourceRef[] = step.ruleSources;
-  const added: string[] = [];
+  // The ids of the sources added, joined: what the JSON of these sources is remembered by.
+  let key = '';
   for (const read of record.reads) {
     const parameter = step.parameters[read.parameterIndex]!;
-    const known = sources.some((source) => source === parameter.source || (source.kind === parameter.source.kind && source.reference === parameter.source.reference && source.title === parameter.source.title));
-    if (!known) {
+    if (!cites(sources, parameter.source)) {
       sources = [...sources, parameter.source];
-      added.push(parameter.sourceId);
+      key += `${key ? '|' : ''}${parameter.sourceId}`;
     }
   }
-  const key = added.join('|');
   let json = step.traceText.sources.get(key);
   if (json === undefined) {
     json = text(sources);
     step.traceText.sources.set(key, json);
   }
   return json;
+}
+
+/** Whether the list has this source: the same one, or one with its kind, reference and title. */
+function cites(sources: readonly SourceRef[], wanted: SourceRef): boolean {
+  for (const source of sources) {
+    if (source === wanted || (source.kind === wanted.kind && source.reference === wanted.reference && source.title === wanted.title)) return true;
+  }
+  return false;
 }
