@@ -17,7 +17,7 @@
  */
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from './lib/free-port.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { send } from './lib/send.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
 import { readStartCommand } from './lib/start-command.ts';
+import { benchWorkDir } from './lib/work-dir.ts';
 
 const TARGETS = { ratio: 0.42, perSec: 10_000, p99Ms: 10, rssMB: 110 };
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
@@ -61,7 +62,7 @@ const say = (line = '') => {
 
 // ---- processes -------------------------------------------------------------------------------
 
-const work = mkdtempSync(join(tmpdir(), 'tax-rules-http-bench-'));
+const work = benchWorkDir('tax-rules-http-bench-');
 const started = new Set<ChildProcess>();
 
 /** Starts node with these arguments in its own process group, its output to a log file. */

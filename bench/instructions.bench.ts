@@ -18,11 +18,11 @@
  */
 import autocannon, { type Request } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from './lib/free-port.ts';
 import { takeHomeInputs } from './lib/inputs.ts';
+import { benchWorkDir } from './lib/work-dir.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import { send } from './lib/send.ts';
 import type { CapturedResponse } from './replay-server.ts';
@@ -47,7 +47,7 @@ if (servers.length === 0) {
 
 /** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
 const START = readStartCommand();
-const work = mkdtempSync(join(tmpdir(), 'tax-rules-instructions-'));
+const work = benchWorkDir('tax-rules-instructions-');
 
 // A few dozen different pay facts in turn, as the HTTP bench sends, so no single input is all that is measured.
 const bodies = takeHomeInputs(loadShipped().takeHome, 64, 7).map((facts) => JSON.stringify({ facts }));
