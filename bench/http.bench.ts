@@ -309,7 +309,7 @@ try {
   };
 
   const service = await startService('service-calculate', {}, profileFlags('calculate'));
-  say(`service up on port ${service.port} (log: ${service.log})`);
+  say(`service up on port ${service.port} (its log, kept if the bench fails: ${service.log})`);
 
   // Capture one calculate response and the list response, and check a sample of varied answers.
   const capturedFacts = factsOf(0);
