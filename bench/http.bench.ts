@@ -432,8 +432,8 @@ if (json) {
           rssMB: round(result.rssMB, 1),
           peakRssMB: round(result.peakRssMB, 1),
         })),
-        ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3), bareEngine: round(ratios.engine, 3) },
-        cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3), bareEngine: round(cpuRatios.engine, 3) },
+        ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3), bareEngine: round(ratios.engine, 3), calculateOfBareEngine: round(calc.okPerSec / engineCalc.okPerSec, 3) },
+        cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3), bareEngine: round(cpuRatios.engine, 3), calculateOfBareEngine: round(engineCalc.cpuUsPer2xx / calc.cpuUsPer2xx, 3) },
         targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
         notes,
       },
@@ -452,6 +452,7 @@ if (json) {
   say();
   say(`service / bare replay: calculate ${num(ratios.calculate, 3)}×, list ${num(ratios.list, 3)}× (2xx/s); by server CPU per 2xx: calculate ${num(cpuRatios.calculate, 3)}×, list ${num(cpuRatios.list, 3)}×`);
   say(`bare engine / bare replay (the ceiling of a request path around today's engine): calculate ${num(ratios.engine, 3)}× (2xx/s), ${num(cpuRatios.engine, 3)}× by server CPU per 2xx`);
+  say(`service / bare engine (what the service's request path keeps of that ceiling): calculate ${num(calc.okPerSec / engineCalc.okPerSec, 3)}× (2xx/s), ${num(engineCalc.cpuUsPer2xx / calc.cpuUsPer2xx, 3)}× by server CPU per 2xx`);
   for (const note of notes) say(`note: ${note}`);
   say();
   for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(58)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
