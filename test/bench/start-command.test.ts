@@ -36,9 +36,10 @@ test('a script that does not end in exec node … dist/server.js is refused, not
   assert.throws(() => readStartCommand(script('#!/bin/sh\nnode dist/server.js\n')), /exec node/);
 });
 
-test("the project's start script is read: its young-generation flag and malloc threshold", () => {
+test("the project's start script is read: its heap flags and malloc threshold", () => {
   const command = readStartCommand();
   assert.ok(command.nodeFlags.some((flag) => flag.startsWith('--max-semi-space-size=')), command.nodeFlags.join(' '));
+  assert.ok(command.nodeFlags.some((flag) => flag.startsWith('--heap-growing-percent=')), command.nodeFlags.join(' '));
   assert.ok('MALLOC_MMAP_THRESHOLD_' in command.env, JSON.stringify(command.env));
 });
 
