@@ -7,9 +7,9 @@
  * ratios to the baseline are what to quote.
  *
  * The resident size is read every second of a sustained load, and the target is judged on the
- * largest reading: V8 lets its old generation fill with garbage for a minute or more before its
- * first full collection and keeps what that collection freed, so a reading after a few seconds
- * said far less than a service under steady traffic holds.
+ * largest reading: left to its defaults, V8 lets its old generation fill with garbage for a minute
+ * or more before its first full collection, so a reading after a few seconds said far less than a
+ * service under steady traffic holds.
  *
  *   npm run bench:boot                  table
  *   npm run -s bench:boot -- --json     JSON only
@@ -26,7 +26,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { median } from './lib/measure.ts';
 import { PROJECT_ROOT } from './lib/packs.ts';
-import { readStartCommand } from './lib/start-command.ts';
+import { readStartCommand, withoutNodeFlag } from './lib/start-command.ts';
 
 const TARGETS = { directMs: 300, npmStartMs: 600, rssMB: 110, npxMs: 600, nodeBinMs: 300 };
 const argument = (name: string) => process.argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
@@ -40,16 +40,9 @@ const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
 };
 /** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
-const START = withoutFlag(readStartCommand(), without);
+const START = without === undefined ? readStartCommand() : withoutNodeFlag(readStartCommand(), without);
 const BARE_SERVER = "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1')";
 const CALCULATE_BODY = JSON.stringify({ facts: { grossPay: { _tag: 'GrossPay', amount: { _tag: 'Money', cents: 165_400, currency: 'AUD' }, period: 'weekly' }, taxFreeThresholdClaimed: true } });
-
-/** The start command without one of its node flags (for an A/B of that flag); refused if the script does not have it. */
-function withoutFlag(start: ReturnType<typeof readStartCommand>, flag: string | undefined): ReturnType<typeof readStartCommand> {
-  if (flag === undefined) return start;
-  if (!start.nodeFlags.includes(flag)) throw new Error(`--without: the start script has no flag ${flag} (it has: ${start.nodeFlags.join(' ')})`);
-  return { ...start, nodeFlags: start.nodeFlags.filter((nodeFlag) => nodeFlag !== flag) };
-}
 
 function healthy(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -23,3 +23,9 @@ export function readStartCommand(script = join(PROJECT_ROOT, 'scripts/start.sh')
   for (const [, name, value] of text.matchAll(/^export ([A-Z_]+)="\$\{\1:-([^}"]*)\}"$/gm)) env[name!] = process.env[name!] ?? value!;
   return { nodeFlags: exec[1]!.split(' ').filter(Boolean), env };
 }
+
+/** The start command without one of its node flags, for an A/B of that flag; throws when the command has no such flag. */
+export function withoutNodeFlag(command: StartCommand, flag: string): StartCommand {
+  if (!command.nodeFlags.includes(flag)) throw new Error(`the start command has no flag ${flag} (it has: ${command.nodeFlags.join(' ')})`);
+  return { ...command, nodeFlags: command.nodeFlags.filter((nodeFlag) => nodeFlag !== flag) };
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readStartCommand } from '../../bench/lib/start-command.ts';
+import { readStartCommand, withoutNodeFlag } from '../../bench/lib/start-command.ts';
 
 // The benches run `node` themselves but must run the service as `npm start` does: they read
 // scripts/start.sh. These tests keep that reading honest when the script changes.
@@ -41,6 +41,12 @@ test("the project's start script is read: its heap flags and malloc threshold", 
   assert.ok(command.nodeFlags.some((flag) => flag.startsWith('--max-semi-space-size=')), command.nodeFlags.join(' '));
   assert.ok(command.nodeFlags.some((flag) => flag.startsWith('--heap-growing-percent=')), command.nodeFlags.join(' '));
   assert.ok('MALLOC_MMAP_THRESHOLD_' in command.env, JSON.stringify(command.env));
+});
+
+test('a flag is taken out of the start command for an A/B, and a flag the command lacks is refused', () => {
+  const command = readStartCommand(script('exec node --max-semi-space-size=8 --heap-growing-percent=20 dist/server.js\n'));
+  assert.equal(withoutNodeFlag(command, '--heap-growing-percent=20').nodeFlags, ['--max-semi-space-size=8']);
+  assert.throws(() => withoutNodeFlag(command, '--heap-growing-percent=50'), /no flag --heap-growing-percent=50/);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
