@@ -32,7 +32,8 @@ import type { CapturedResponse } from './replay-server.ts';
 import { readStartCommand } from './lib/start-command.ts';
 import { benchWorkDir } from './lib/work-dir.ts';
 
-const TARGETS = { ratio: 0.42, perSec: 10_000, p99Ms: 10, rssMB: 110 };
+// The resident-size target is judged by bench:boot, over a sustained load: a run this short reads too low.
+const TARGETS = { ratio: 0.42, perSec: 10_000, p99Ms: 10 };
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
 const LIST_PATH = '/api/v1/calculators';
 
@@ -391,7 +392,6 @@ const cpuRatios = { calculate: replayCalc.cpuUsPer2xx / calc.cpuUsPer2xx, list: 
 const targets = [
   { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (2xx/s)`, value: ratios.calculate, unit: '×', pass: ratios.calculate >= TARGETS.ratio },
   { target: `calculate ≥ ${TARGETS.ratio} of the bare replay (server CPU per 2xx)`, value: cpuRatios.calculate, unit: '×', pass: cpuRatios.calculate >= TARGETS.ratio },
-  { target: `service RSS ≤ ${TARGETS.rssMB} MB under the calculate load`, value: calc.rssMB, unit: 'MB', pass: calc.rssMB <= TARGETS.rssMB },
   { target: `calculate ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s (2xx)`, value: calc.okPerSec, unit: '/s', pass: calc.okPerSec >= TARGETS.perSec },
   { target: `calculate p99 < ${TARGETS.p99Ms} ms at ${connections} connections (2xx)`, value: calc.p99Ms, unit: 'ms', pass: calc.p99Ms < TARGETS.p99Ms },
   { target: `list ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s`, value: list.okPerSec, unit: '/s', pass: list.okPerSec >= TARGETS.perSec },
