@@ -129,7 +129,7 @@ for (let round = 0; round <= runs; round++) {
   }
 }
 
-// Resident size under load: the service as npm start runs it, 50 connections of calculate.
+// Resident size under load: the service as npm start runs it (less the --without flag), 50 connections of calculate.
 const port = await freePort();
 const service = await bootTime(process.execPath, [...START.nodeFlags, 'dist/server.js'], port, START.env);
 const residentEachSecond: number[] = [];
