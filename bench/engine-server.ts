@@ -40,7 +40,7 @@ const server = createServer((request, response) => {
       response.writeHead(500).end();
       return;
     }
-    const body = Buffer.from(result.body, 'latin1');
+    const body = result.body;
     response.writeHead(200, [...headers, 'content-length', String(body.length)]);
     response.end(body);
   });

@@ -25,14 +25,14 @@ function componentCents(ledger: Ledger, id: string): number {
   return component.amount.cents;
 }
 
-function reportText(plan: CalculatorPlan, facts: unknown): string {
+function reportJson(plan: CalculatorPlan, facts: unknown): Buffer {
   const outcome = runCalculator(plan, facts);
   if (!outcome.ok) throw new Error(`${plan.def.id} failed: ${JSON.stringify(outcome)}`);
   return outcome.json;
 }
 
 function report(plan: CalculatorPlan, facts: unknown): Report {
-  return JSON.parse(reportText(plan, facts)) as Report;
+  return JSON.parse(reportJson(plan, facts).toString()) as Report;
 }
 
 function factsOf(plan: CalculatorPlan, facts: unknown): Map<string, unknown> {
@@ -69,11 +69,11 @@ export function scenarios(setup: BenchSetup): Scenario[] {
   const payMask = payInputs.length - 1;
   const yearMask = yearly.length - 1;
   return [
-    { id: 'take-home.report', calculator: 'take-home', label: 'runCalculator: report with full trace (as served)', run: (i) => reportText(takeHome, payInputs[i & payMask]).length },
+    { id: 'take-home.report', calculator: 'take-home', label: 'runCalculator: report with full trace (as served)', run: (i) => reportJson(takeHome, payInputs[i & payMask]).length },
     { id: 'take-home.facts', calculator: 'take-home', label: 'computeFacts: no report, no trace', run: (i) => (factsOf(takeHome, payInputs[i & payMask]).get('netPay') as Money).cents },
     { id: 'take-home.validate', calculator: 'take-home', label: 'plan.factIssues only (Ajv)', run: (i) => (takeHome.factIssues(payInputs[i & payMask]).length === 0 ? 1 : 0) },
     { id: 'take-home.direct', calculator: 'take-home', label: 'direct decimal.js computation', run: (i) => directTakeHome.compute(payInputs[i & payMask]!).netPay },
-    { id: 'annual.report', calculator: 'annual', label: 'runCalculator: report with full trace (as served)', run: (i) => reportText(annual, yearly[i & yearMask]).length },
+    { id: 'annual.report', calculator: 'annual', label: 'runCalculator: report with full trace (as served)', run: (i) => reportJson(annual, yearly[i & yearMask]).length },
     { id: 'annual.facts', calculator: 'annual', label: 'computeFacts: no report, no trace', run: (i) => (factsOf(annual, yearly[i & yearMask]).get('liability') as Money).cents },
     { id: 'annual.validate', calculator: 'annual', label: 'plan.factIssues only (Ajv)', run: (i) => (annual.factIssues(yearly[i & yearMask]).length === 0 ? 1 : 0) },
     { id: 'annual.direct', calculator: 'annual', label: 'direct decimal.js computation', run: (i) => directAnnual.compute(yearly[i & yearMask]!).liability },

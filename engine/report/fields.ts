@@ -3,6 +3,7 @@ import type { Value } from '../expressions/values.ts';
 import type { FactDef, FactShape, LedgerComponentDef, ReportFieldTemplate, ReportObjectTemplate } from '../model/pack.ts';
 import type { ComponentResult, StepRecord } from '../run/record.ts';
 import { jsonSchemaOf } from '../run/shapes.ts';
+import { asciiBytes, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACKET, type JsonBytes } from './json-bytes.ts';
 import { jsonWriterOf } from './value-json.ts';
 import { jsonText as text } from './json-text.ts';
 
@@ -22,12 +23,12 @@ export interface TemplateContext {
 export interface ReportRun {
   values: readonly Value[];
   records: readonly StepRecord[];
-  /** The JSON text of a step's trace node, written once per report however often it is referenced. */
-  trace(step: number): string;
+  /** Writes a step's trace node: made once per report, copied where it is referenced again. */
+  trace(step: number): void;
 }
 
-/** Writes a report object (or one field's value) of one run as JSON text. */
-export type ReportWriter = (run: ReportRun) => string;
+/** Writes a report object (or one field's value) of one run as JSON. */
+export type ReportWriter = (run: ReportRun, out: JsonBytes) => void;
 
 /** Where a template problem is, below the template, and what it is. */
 export interface TemplateProblem {
@@ -72,7 +73,7 @@ const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComp
     writer: (field, calculator) => {
       const read = reader(calculator, field.money);
       const write = jsonWriterOf({ type: 'money' }, calculator.pack.currency);
-      return (run) => write(read(run.values));
+      return (run, out) => write(out, read(run.values));
     },
   },
   fact: {
@@ -82,7 +83,7 @@ const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComp
     writer: (field, calculator) => {
       const read = reader(calculator, field.fact);
       const write = jsonWriterOf(shapeAt(calculator.facts, field.fact)!, calculator.pack.currency);
-      return (run) => write(read(run.values));
+      return (run, out) => write(out, read(run.values));
     },
   },
   trace: {
@@ -108,8 +109,8 @@ const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComp
     problem: () => undefined,
     schema: (_field, calculator) => ({ const: calculator.rulePackVersion }),
     writer: (_field, calculator) => {
-      const version = text(calculator.rulePackVersion);
-      return () => version;
+      const version = asciiBytes(text(calculator.rulePackVersion));
+      return (_run, out) => out.piece(version);
     },
   },
 };
@@ -137,14 +138,17 @@ export function templateProblems(template: ReportObjectTemplate, calculator: Tem
   });
 }
 
-/** The template compiled into a writer of the report's JSON: fact paths resolved to slots, writers chosen, keys escaped once. */
+/** The template compiled into a writer of the report's JSON: fact paths resolved to slots, writers chosen, keys encoded once. */
 export function compileTemplate(template: ReportObjectTemplate, calculator: TemplateContext): ReportWriter {
-  const fields = Object.entries(template.fields).map(([name, field]) => ({ key: `,${text(name)}:`, write: kindOf(field).writer(field, calculator) }));
-  const head = `{"_tag":${text(template.tag)}`;
-  return (run) => {
-    let out = head;
-    for (const field of fields) out += field.key + field.write(run);
-    return `${out}}`;
+  const fields = Object.entries(template.fields).map(([name, field]) => ({ key: asciiBytes(`,${text(name)}:`), write: kindOf(field).writer(field, calculator) }));
+  const head = asciiBytes(`{"_tag":${text(template.tag)}`);
+  return (run, out) => {
+    out.piece(head);
+    for (const field of fields) {
+      out.piece(field.key);
+      field.write(run, out);
+    }
+    out.byte(CLOSE_BRACE);
   };
 }
 
@@ -184,22 +188,32 @@ function reader(calculator: TemplateContext, path: string): (values: readonly Va
   };
 }
 
-const STATUS_TEXT: Record<ComponentResult['status'], string> = { active: text('active'), zeroed: text('zeroed') };
+const STATUS_TEXT: Record<ComponentResult['status'], Uint8Array> = { active: asciiBytes(text('active')), zeroed: asciiBytes(text('zeroed')) };
+const COMPONENT_HEAD = asciiBytes('{"_tag":"LedgerComponent","amount":');
+const COMPONENT_TRACE = asciiBytes(',"trace":');
 
 /** The ledger components of a step as LedgerComponent objects, each with the trace of its fact. */
 function componentsWriter(calculator: TemplateContext, step: number): ReportWriter {
   const money = jsonWriterOf({ type: 'money' }, calculator.pack.currency);
   const parts = calculator.steps[step]!.ledger!.components.map((component) => ({
     traceStep: calculator.stepOfFact.get(component.fact)!,
-    middle: `,"effect":${text(component.effect)},"id":${text(component.id)},"label":${text(component.label)},"status":`,
+    middle: asciiBytes(`,"effect":${text(component.effect)},"id":${text(component.id)},"label":${text(component.label)},"status":`),
   }));
-  return (run) => {
+  return (run, out) => {
     const results = run.records[step]!.components!;
-    let out = '[';
-    results.forEach((result, index) => {
+    out.byte(OPEN_BRACKET);
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]!;
       const part = parts[index]!;
-      out += `${index > 0 ? ',' : ''}{"_tag":"LedgerComponent","amount":${money(result.amount)}${part.middle}${STATUS_TEXT[result.status]},"trace":${run.trace(part.traceStep)}}`;
-    });
-    return `${out}]`;
+      if (index > 0) out.byte(COMMA);
+      out.piece(COMPONENT_HEAD);
+      money(out, result.amount);
+      out.piece(part.middle);
+      out.piece(STATUS_TEXT[result.status]);
+      out.piece(COMPONENT_TRACE);
+      run.trace(part.traceStep);
+      out.byte(CLOSE_BRACE);
+    }
+    out.byte(CLOSE_BRACKET);
   };
 }

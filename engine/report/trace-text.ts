@@ -1,28 +1,29 @@
-import { TableValue, type ResolvedParameter, type TableRow, type Value } from '../expressions/values.ts';
+import { TableValue, type ResolvedParameter, type TableRow } from '../expressions/values.ts';
 import type { FactShape, RuleDef } from '../model/pack.ts';
-import { jsonWriterOf } from './value-json.ts';
+import { asciiBytes } from './json-bytes.ts';
+import { jsonWriterOf, type ValueWriter } from './value-json.ts';
 import { jsonText as text } from './json-text.ts';
 
 /**
- * What a step's trace node says that is the same on every run, as JSON text escaped once when the
- * plan is built: a report then costs string joins, not re-escaping titles, formulas and sources.
+ * What a step's trace node says that is the same on every run, as JSON encoded once when the plan is
+ * built: a report then copies these bytes, not re-escaping titles, formulas and sources.
  */
 export interface TraceText {
   /** `{"_tag":"TraceNode","ruleId":…,"title":…,"formula":…,"inputs":{"facts":{` */
-  head: string;
+  head: Uint8Array;
   /** Key and value writer of each fact the rule requires, in order. */
-  facts: { key: string; write: (value: Value) => string }[];
+  facts: { key: Uint8Array; write: ValueWriter }[];
   /** `"id":{…}` of each parameter as its value is written in the pack, by parameter index. */
-  parameters: string[];
+  parameters: Uint8Array[];
   /** For table parameters, `"id":{…}` with each row as matched, by parameter index then row index. */
-  rows: (string[] | undefined)[];
-  result: (value: Value) => string;
+  rows: (Uint8Array[] | undefined)[];
+  result: ValueWriter;
   /** `,"rounding":…,"sources":` */
-  rounding: string;
+  rounding: Uint8Array;
   /** `"name":` of each named intermediate value. */
-  letKeys: string[];
-  /** The `sources` array as JSON, by the ids of the sources the values read add to the rule's; filled as they occur. */
-  sources: Map<string, string>;
+  letKeys: Uint8Array[];
+  /** The `sources` array, by the ids of the sources the values read add to the rule's; filled as they occur. */
+  sources: Map<string, Uint8Array>;
 }
 
 /** The parts of a step its trace text is made from. */
@@ -42,13 +43,13 @@ export interface TraceTextInput {
 export function traceText(step: TraceTextInput): TraceText {
   const { rule, currency } = step;
   return {
-    head: `{"_tag":"TraceNode","ruleId":${text(rule.id)},"title":${text(rule.title)},"formula":${text(step.formula)},"inputs":{"facts":{`,
-    facts: rule.requires.map((id, index) => ({ key: `${index > 0 ? ',' : ''}${text(id)}:`, write: jsonWriterOf(step.requiredShapes[index]!, currency) })),
-    parameters: step.parameters.map((parameter) => (parameter ? parameterText(parameter, undefined) : '')),
-    rows: step.parameters.map((parameter) => (parameter?.value instanceof TableValue ? parameter.value.rows.map((row) => parameterText(parameter, row)) : undefined)),
+    head: asciiBytes(`{"_tag":"TraceNode","ruleId":${text(rule.id)},"title":${text(rule.title)},"formula":${text(step.formula)},"inputs":{"facts":{`),
+    facts: rule.requires.map((id, index) => ({ key: asciiBytes(`${index > 0 ? ',' : ''}${text(id)}:`), write: jsonWriterOf(step.requiredShapes[index]!, currency) })),
+    parameters: step.parameters.map((parameter) => asciiBytes(parameter ? parameterText(parameter, undefined) : '')),
+    rows: step.parameters.map((parameter) => (parameter?.value instanceof TableValue ? parameter.value.rows.map((row) => asciiBytes(parameterText(parameter, row))) : undefined)),
     result: jsonWriterOf(step.outputShape, currency),
-    rounding: `,"rounding":${text(step.roundingName)},"sources":`,
-    letKeys: step.letNames.map((name) => `${text(name)}:`),
+    rounding: asciiBytes(`,"rounding":${text(step.roundingName)},"sources":`),
+    letKeys: step.letNames.map((name) => asciiBytes(`${text(name)}:`)),
     sources: new Map(),
   };
 }

@@ -4,68 +4,103 @@ import { isDecimal } from '../money/decimal.ts';
 import type { CalculatorPlan, PlanStep } from '../run/plan.ts';
 import type { StepRecord } from '../run/record.ts';
 import type { ReportRun } from './fields.ts';
-import { decimalText, jsonText as text } from './json-text.ts';
+import { asciiBytes, CLOSE_BRACE, COMMA, type JsonBytes } from './json-bytes.ts';
+import { jsonText as text } from './json-text.ts';
+import { writeDecimal } from './value-json.ts';
+
+const PARAMETERS = asciiBytes('},"parameters":{');
+const INTERMEDIATE = asciiBytes(',"intermediate":{');
+const BEFORE_ROUNDING = asciiBytes(',"beforeRounding":');
+const RESULT = asciiBytes('},"result":');
+const CHILDREN = asciiBytes(',"children":[');
+const NODE_END = asciiBytes(']}');
 
 /**
- * The report of a run as JSON text: the one form a report takes, for the service and the tools alike
- * (whoever wants objects parses it). Written from text prepared with the plan, each trace node once
- * however often the report refers to it; the shapes are the contract's (`CONTRACT_SCHEMAS`). All of
- * it is ASCII (`jsonText`), so the text is its own UTF-8 bytes.
+ * Writes the report of a run as JSON: the one form a report takes, for the service and the tools
+ * alike (whoever wants objects parses it). Written from bytes prepared with the plan; a trace node
+ * the report refers to again is copied from where it was first written. The shapes are the
+ * contract's (`CONTRACT_SCHEMAS`).
  */
-export function writeReport(plan: CalculatorPlan, values: readonly Value[], records: readonly StepRecord[]): string {
-  const nodes: (string | undefined)[] = new Array(plan.steps.length);
+export function writeReport(plan: CalculatorPlan, values: readonly Value[], records: readonly StepRecord[], out: JsonBytes): void {
+  // Where each step's trace node was written: start and end, by step index.
+  const written: number[] = new Array(plan.steps.length * 2);
   const run: ReportRun = {
     values,
     records,
-    trace: (index) => (nodes[index] ??= traceNode(plan.steps[index]!, values, records[index]!, run)),
+    trace: (index) => {
+      const start = written[index * 2];
+      if (start !== undefined) return out.again(start, written[index * 2 + 1]!);
+      const at = out.length;
+      writeTraceNode(plan.steps[index]!, values, records[index]!, run, out);
+      written[index * 2] = at;
+      written[index * 2 + 1] = out.length;
+    },
   };
-  return plan.writeReport(run);
+  plan.writeReport(run, out);
 }
 
-function traceNode(step: PlanStep, values: readonly Value[], record: StepRecord, run: ReportRun): string {
+function writeTraceNode(step: PlanStep, values: readonly Value[], record: StepRecord, run: ReportRun, out: JsonBytes): void {
   const parts = step.traceText;
-  let out = parts.head;
+  out.piece(parts.head);
   for (let index = 0; index < parts.facts.length; index++) {
     const fact = parts.facts[index]!;
-    out += fact.key + fact.write(values[step.inputSlots[index]!]!);
+    out.piece(fact.key);
+    fact.write(out, values[step.inputSlots[index]!]!);
   }
-  out += `},"parameters":{${parameterEntries(step, record.reads)}}`;
-  let intermediate = '';
+  out.piece(PARAMETERS);
+  writeParameterEntries(step, record.reads, out);
+  out.byte(CLOSE_BRACE);
+  let intermediates = 0;
   const lets = record.lets;
   for (let slot = 0; slot < lets.length; slot++) {
     const value = lets[slot];
     if (value === undefined || value instanceof TableValue || value instanceof RowValue) continue;
-    intermediate += `${intermediate ? ',' : ''}${parts.letKeys[slot]!}${isDecimal(value) ? decimalText(value) : text(value)}`;
+    if (intermediates++ === 0) out.piece(INTERMEDIATE);
+    else out.byte(COMMA);
+    out.piece(parts.letKeys[slot]!);
+    if (isDecimal(value)) writeDecimal(out, value);
+    else out.ascii(text(value));
   }
-  if (intermediate) out += `,"intermediate":{${intermediate}}`;
+  if (intermediates > 0) out.byte(CLOSE_BRACE);
   const result = values[step.outputSlot]!;
-  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) out += `,"beforeRounding":${decimalText(record.raw)}`;
-  let children = '';
-  for (const child of step.childSteps) children += `${children ? ',' : ''}${run.trace(child)}`;
-  return `${out}},"result":${parts.result(result)}${parts.rounding}${sourcesJson(step, record)},"children":[${children}]}`;
+  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) {
+    out.piece(BEFORE_ROUNDING);
+    writeDecimal(out, record.raw);
+  }
+  out.piece(RESULT);
+  parts.result(out, result);
+  out.piece(parts.rounding);
+  out.piece(sourcesJson(step, record));
+  out.piece(CHILDREN);
+  for (let index = 0; index < step.childSteps.length; index++) {
+    if (index > 0) out.byte(COMMA);
+    run.trace(step.childSteps[index]!);
+  }
+  out.piece(NODE_END);
 }
 
 /**
- * The `parameters` entries of a trace node. As with object keys, the first read of a parameter fixes
- * its position and the last read gives its entry. A rule reads a handful of values, so the reads are
- * scanned again rather than gathered in a map, which every node of every report would allocate.
+ * Writes the `parameters` entries of a trace node. As with object keys, the first read of a
+ * parameter fixes its position and the last read gives its entry. A rule reads a handful of values,
+ * so the reads are scanned again rather than gathered in a map, which every node of every report
+ * would allocate.
  */
-export function parameterEntries(step: PlanStep, reads: StepRecord['reads']): string {
+export function writeParameterEntries(step: PlanStep, reads: StepRecord['reads'], out: JsonBytes): void {
   const parts = step.traceText;
-  let entries = '';
+  let entries = 0;
   next: for (let index = 0; index < reads.length; index++) {
     const id = step.parameters[reads[index]!.parameterIndex]!.id;
     for (let earlier = 0; earlier < index; earlier++) if (step.parameters[reads[earlier]!.parameterIndex]!.id === id) continue next;
     let last = index;
     for (let later = index + 1; later < reads.length; later++) if (step.parameters[reads[later]!.parameterIndex]!.id === id) last = later;
     const read = reads[last]!;
-    entries += `${entries ? ',' : ''}${read.row ? parts.rows[read.parameterIndex]![read.row.index]! : parts.parameters[read.parameterIndex]!}`;
+    if (entries++ > 0) out.byte(COMMA);
+    out.piece(read.row ? parts.rows[read.parameterIndex]![read.row.index]! : parts.parameters[read.parameterIndex]!);
   }
-  return entries;
 }
 
 /** The step's sources: its rule's, then those of the parameter values it read that the rule does not already cite. */
-function sourcesJson(step: PlanStep, record: StepRecord): string {
+function sourcesJson(step: PlanStep, record: StepRecord): Uint8Array {
   let sources: readonly SourceRef[] = step.ruleSources;
   // The ids of the sources added, joined: what the JSON of these sources is remembered by.
   let key = '';
@@ -78,7 +113,7 @@ function sourcesJson(step: PlanStep, record: StepRecord): string {
   }
   let json = step.traceText.sources.get(key);
   if (json === undefined) {
-    json = text(sources);
+    json = asciiBytes(text(sources));
     step.traceText.sources.set(key, json);
   }
   return json;

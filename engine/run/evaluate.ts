@@ -1,15 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
 import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
+import { JsonBytes } from '../report/json-bytes.ts';
 import { writeReport } from '../report/write.ts';
 import type { InputIssue } from './decode.ts';
 import type { CalculatorPlan, PlanStep } from './plan.ts';
 import type { ComponentResult, StepRecord } from './record.ts';
 import { beyondExactCents } from './shapes.ts';
 
-/** What running a calculator can come to. Only `ok` carries a report: the JSON text the service sends, in ASCII. */
+/**
+ * What running a calculator can come to. Only `ok` carries a report: its JSON, in ASCII bytes (so
+ * also its UTF-8; `json.toString()` for the text), inside the frame the run was asked for.
+ */
 export type CalculationOutcome =
-  | { ok: true; json: string }
+  | { ok: true; json: Buffer }
   | { ok: false; failure: 'decode'; issues: InputIssue[] }
   | { ok: false; failure: 'calculation'; message: string; cause: { ruleId?: string; parameterId?: string; reason: string } }
   | { ok: false; failure: 'timeout' };
@@ -17,7 +21,12 @@ export type CalculationOutcome =
 export interface RunOptions {
   /** A `performance.now()` time after which the run stops with a timeout. */
   deadline?: number;
+  /** Bytes written before and after the report, in the same buffer: the service's answer around it. */
+  frame?: { before: Uint8Array; after: Uint8Array };
 }
+
+/** Where reports are written, run after run, before each is copied out at its size (json-bytes.ts). */
+const reportBytes = new JsonBytes();
 
 const NO_LETS: Value[] = [];
 
@@ -27,13 +36,18 @@ type Executed = { ok: true; values: Value[]; records: StepRecord[] };
 type Failure = Exclude<CalculationOutcome, { ok: true }>;
 
 /**
- * Decodes the facts, runs the calculator's rules in order and writes the report as JSON text (parse it
+ * Decodes the facts, runs the calculator's rules in order and writes the report as JSON (parse it
  * for objects); pure apart from reading the clock for the deadline.
  */
 export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): CalculationOutcome {
   const executed = execute(plan, facts, options);
   if (!executed.ok) return executed;
-  return { ok: true, json: writeReport(plan, executed.values, executed.records) };
+  const out = reportBytes;
+  out.reset();
+  if (options.frame) out.piece(options.frame.before);
+  writeReport(plan, executed.values, executed.records, out);
+  if (options.frame) out.piece(options.frame.after);
+  return { ok: true, json: out.bytes() };
 }
 
 /**

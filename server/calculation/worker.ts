@@ -17,7 +17,11 @@ if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
 } else {
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   parentPort!.on('message', (job: WorkerJob) => {
-    parentPort!.postMessage({ type: 'result', id: job.id, result: calculate(catalog, job.request, job.budgetMs) });
+    const result = calculate(catalog, job.request, job.budgetMs);
+    if (result.kind !== 'ok') return parentPort!.postMessage({ type: 'result', id: job.id, result });
+    // A short report is a view of Node's shared buffer pool: sent as a copy of its own, moved rather than cloned with the pool.
+    const body = new Uint8Array(result.body);
+    parentPort!.postMessage({ type: 'result', id: job.id, result: { kind: 'ok', body } }, [body.buffer]);
   });
   parentPort!.postMessage({ type: 'ready' });
 }

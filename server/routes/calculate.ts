@@ -79,10 +79,9 @@ export function calculateHandlers(services: Services): OperationHandlers {
       case 'ok':
         ctx.status = 200;
         ctx.type = 'application/json';
-        // Encoded once here: a string body is measured by Koa (Buffer.byteLength) and encoded again
-        // by the socket write, which together cost a fifth of a busy server's time on ~11 KB reports.
-        // The engine writes reports in ASCII, so the one-byte copy of latin1 is their UTF-8.
-        ctx.body = Buffer.from(result.body, 'latin1');
+        // Bytes, as the engine writes them: a string body is measured by Koa (Buffer.byteLength) and
+        // encoded again by the socket write. From a worker thread they come as a plain Uint8Array.
+        ctx.body = Buffer.isBuffer(result.body) ? result.body : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
         return;
       case 'decode':
         throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });

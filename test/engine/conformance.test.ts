@@ -16,7 +16,7 @@ const servedYears = [...new Set(loaded.packs.map((report) => report.pack.taxYear
 type Report = Record<string, any>;
 function report(outcome: ReturnType<typeof runCalculator>): Report {
   if (!outcome.ok) throw new Error(`calculation failed: ${JSON.stringify(outcome)}`);
-  return JSON.parse(outcome.json) as Report;
+  return JSON.parse(outcome.json.toString()) as Report;
 }
 
 test('the shipped packs load without diagnostics', () => {

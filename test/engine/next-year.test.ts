@@ -23,7 +23,7 @@ function takeHome(taxYear: string, facts: unknown): Report {
   assert.ok(plan, `no take-home calculator for ${taxYear}`);
   const outcome = runCalculator(plan!, facts);
   if (!outcome.ok) throw new Error(`calculation failed: ${JSON.stringify(outcome)}`);
-  return JSON.parse(outcome.json) as Report;
+  return JSON.parse(outcome.json.toString()) as Report;
 }
 
 test('the next-year pack loads cleanly alongside the shipped packs', () => {
@@ -93,7 +93,7 @@ test('changing one parameter value, and nothing else, changes the figure', () =>
     // Edited: 0.33 × 1654.99 − 176.5769 = 546.1467 − 176.5769 = 369.5698 → $370 → 37000 cents.
     const outcome = runCalculator(plan, payFacts(165400, 'weekly', true));
     if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-    const report = JSON.parse(outcome.json) as Report;
+    const report = JSON.parse(outcome.json.toString()) as Report;
     assert.equal(report.withholdingsTotal, money(37000));
     assert.equal(report.netPay, money(165400 - 37000));
     assert.equal(takeHome('2025-26', payFacts(165400, 'weekly', true)).withholdingsTotal, money(35300));

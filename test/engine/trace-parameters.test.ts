@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParameterRead, TableRow } from '../../engine/expressions/values.ts';
-import { parameterEntries } from '../../engine/report/write.ts';
+import { JsonBytes } from '../../engine/report/json-bytes.ts';
+import { writeParameterEntries } from '../../engine/report/write.ts';
 import type { PlanStep } from '../../engine/run/plan.ts';
 
 // A trace node's `parameters` object holds one entry per parameter the rule read. As with keys of a
@@ -13,11 +14,18 @@ function stepWith(ids: string[]): PlanStep {
   return {
     parameters: ids.map((id) => ({ id })),
     traceText: {
-      parameters: ids.map((id) => `"${id}":value`),
-      rows: ids.map((id) => [0, 1, 2, 3].map((row) => `"${id}":row ${row}`)),
+      parameters: ids.map((id) => Buffer.from(`"${id}":value`)),
+      rows: ids.map((id) => [0, 1, 2, 3].map((row) => Buffer.from(`"${id}":row ${row}`))),
     },
   } as unknown as PlanStep;
 }
+/** The entries written for these reads, as text. */
+function parameterEntries(step: PlanStep, reads: ParameterRead[]): string {
+  const out = new JsonBytes();
+  writeParameterEntries(step, reads, out);
+  return out.bytes().toString();
+}
+
 const read = (parameterIndex: number, row?: number): ParameterRead => (row === undefined ? { parameterIndex } : { parameterIndex, row: { index: row } as TableRow });
 
 test('each parameter read once: in the order read', () => {

@@ -53,7 +53,7 @@ function nodeOf(root: TraceNode, ruleId: string): TraceNode {
 function traceOf(plan: CalculatorPlan, facts: unknown): TraceNode {
   const outcome = runCalculator(plan, facts);
   if (!outcome.ok) throw new Error(`${plan.def.id} failed: ${JSON.stringify(outcome)}`);
-  return (JSON.parse(outcome.json) as { trace: TraceNode }).trace;
+  return (JSON.parse(outcome.json.toString()) as { trace: TraceNode }).trace;
 }
 
 /** A trace's decimal string, compared as a number of cents with the example's dollars. */

@@ -82,7 +82,7 @@ test('only the matched row changed: the comparison says no other row did', () =>
 function ratesOfRead(plan: CalculatorPlan): { from: number; rate: string } {
   const outcome = runCalculator(plan, facts);
   if (!outcome.ok) throw new Error('the calculation failed');
-  const components = JSON.parse(outcome.json).ledger.components as { id: string; trace: { inputs: { parameters: Record<string, { row?: { from: number; rate: string } }> } } }[];
+  const components = JSON.parse(outcome.json.toString()).ledger.components as { id: string; trace: { inputs: { parameters: Record<string, { row?: { from: number; rate: string } }> } } }[];
   const row = components.find((component) => component.id === 'income-tax')?.trace.inputs.parameters['resident-tax-rates']?.row;
   if (!row) throw new Error('no resident rates row read');
   return row;

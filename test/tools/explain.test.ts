@@ -66,7 +66,7 @@ test('annual tax (in-process): ledger components, each parameter value with its 
   const plan = shippedPacks().catalog.find('au.income-tax.annual', { taxYear: '2025-26' })!;
   const outcome = runCalculator(plan, annualFacts);
   assert.ok(outcome.ok);
-  const stdout = explanation(plan, JSON.parse((outcome as { json: string }).json), annualFacts);
+  const stdout = explanation(plan, JSON.parse((outcome as { json: Buffer }).json.toString()), annualFacts);
   for (const line of [
     '      Low income tax offset  − $574.97  (subtractive, active)',
     '  liability            $3,713.12',
@@ -91,7 +91,7 @@ test('--json is byte for byte the body the service answers with', async () => {
   assert.is(status, 0);
   const served = calculate(shippedPacks().catalog, { calculatorId: 'au.income-tax.annual', jurisdiction: 'AU', taxYear: '2025-26', facts: annualFacts }, 5_000);
   assert.is(served.kind, 'ok');
-  assert.is(stdout, `${(served as { body: string }).body}\n`);
+  assert.is(stdout, `${Buffer.from((served as { body: Uint8Array }).body).toString()}\n`);
   const body = JSON.parse(stdout);
   assert.equal(Object.keys(body), ['calculator', 'diagnostics', 'report']);
   assert.equal(body.diagnostics, { _tag: 'CalculationDiagnostics', graphIssues: [] });

@@ -96,7 +96,7 @@ export function compareRuns(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, fa
         : (steps as { error: string }).error;
       return { ok: false as const, side, failure };
     }
-    const report = JSON.parse(outcome.json) as Record<string, unknown>;
+    const report = JSON.parse(outcome.json.toString()) as Record<string, unknown>;
     return { ok: true as const, side: { context: { ...plan.context }, rulePackVersion: plan.rulePackVersion, report }, nodes: steps.nodes, beforeRounding: intermediatesBeforeRounding(plan, facts) ?? new Map() };
   };
   const before = run(oldPlan, 'old');

@@ -58,8 +58,8 @@ function main(argv: readonly string[]): number {
     return 1;
   }
   if (options.json) {
-    process.stdout.write(`{"calculator":${jsonText(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json}}\n`);
-  } else process.stdout.write(explanation(plan, JSON.parse(outcome.json) as Record<string, unknown>, facts.facts));
+    process.stdout.write(`{"calculator":${jsonText(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json.toString()}}\n`);
+  } else process.stdout.write(explanation(plan, JSON.parse(outcome.json.toString()) as Record<string, unknown>, facts.facts));
   return 0;
 }
 

@@ -16,6 +16,6 @@ export function traceEveryStep(plan: CalculatorPlan, facts: unknown): StepTraces
     if (outcome.failure === 'decode') return { ok: false, error: `the facts do not decode: ${outcome.issues.map((issue) => `${issue.path.join('.') || 'facts'} ${issue.message}`).join('; ')}` };
     return { ok: false, error: outcome.failure === 'calculation' ? outcome.message : 'the calculation timed out' };
   }
-  const report = JSON.parse(outcome.json) as Record<string, TraceNode>;
+  const report = JSON.parse(outcome.json.toString()) as Record<string, TraceNode>;
   return { ok: true, nodes: plan.steps.map((step) => report[`step${step.index}`]!) };
 }
