@@ -11,6 +11,7 @@
  *            --wide (also run the service with CALC_CONCURRENCY=<connections>: slow to start, ~2.5 GB)
  *            --pin (servers on cpu 0, load generator on cpu 1) --profile[=dir] (CPU profile of the service)
  *            --server=<dist/server.js of another build> (A/B: run that build instead of building this one)
+ *            --baseline=<git revision> (also run that revision's service on calculate, and print the ratio)
  *
  * The machine's cores are shared: the load generator needs most of one. The service's calculate
  * scenario warms up longer because each of its worker threads is a V8 isolate that warms up alone.
@@ -29,6 +30,7 @@ import { median } from './lib/measure.ts';
 import { send } from './lib/send.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
+import { checkOutRevision } from './lib/revision.ts';
 import { readStartCommand } from './lib/start-command.ts';
 import { benchWorkDir } from './lib/work-dir.ts';
 
@@ -56,6 +58,9 @@ const profileArg = argument('profile');
 /** `--server=<file>`: run this compiled service instead of building and running dist/server.js (an A/B against another build). */
 const serverArg = argument('server');
 const serverFile = serverArg?.includes('=') ? serverArg.split('=')[1]! : undefined;
+/** `--baseline=<revision>`: that revision's service, measured on calculate in the same run. */
+const baselineArg = argument('baseline');
+const baselineRevision = baselineArg?.includes('=') ? baselineArg.split('=')[1]! : undefined;
 const profileDir = profileArg ? (profileArg.includes('=') ? profileArg.split('=')[1]! : join(tmpdir(), 'tax-rules-bench-profiles', 'http')) : undefined;
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
@@ -67,12 +72,12 @@ const work = benchWorkDir('tax-rules-http-bench-');
 const started = new Set<ChildProcess>();
 
 /** Starts node with these arguments in its own process group, its output to a log file. */
-function startNode(name: string, nodeArgs: string[], env: Record<string, string>): { child: ChildProcess; log: string } {
+function startNode(name: string, nodeArgs: string[], env: Record<string, string>, cwd = PROJECT_ROOT): { child: ChildProcess; log: string } {
   const log = join(work, `${name}.log`);
   const out = openSync(log, 'w');
   const command = pin ? 'taskset' : process.execPath;
   const args = [...(pin ? ['-c', '0', process.execPath] : []), ...nodeArgs];
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out], detached: true });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, out], detached: true });
   started.add(child);
   child.once('exit', () => started.delete(child));
   return { child, log };
@@ -270,6 +275,7 @@ async function load(scenario: string, port: number, pid: number, makeRequest: ()
 // ---- run ---------------------------------------------------------------------------------------
 
 const results: LoadResult[] = [];
+let baselineLabel: string | undefined;
 const loadBefore = loadavg()[0]!;
 const notes: string[] = [];
 const profileSections: string[] = [];
@@ -328,6 +334,16 @@ try {
   results.push(calculated);
   await stop(service.child);
   await profileSection('calculate', calculated.window);
+
+  if (baselineRevision) {
+    const revision = checkOutRevision(baselineRevision, work);
+    baselineLabel = revision.label;
+    const port = await freePort();
+    const baseline = startNode('baseline-calculate', revision.nodeArgs, { ...revision.env, PORT: String(port), RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0' }, revision.cwd);
+    await ready(baseline.child, port, baseline.log);
+    results.push(await load('baseline calculate', port, baseline.child.pid!, calculateRequest, calcWarmupS));
+    await stop(baseline.child);
+  }
 
   const listService = await startService('service-list', {}, profileFlags('list'));
   const listed = await load('service list', listService.port, listService.child.pid!, listRequest);
@@ -397,6 +413,12 @@ const targets = [
   { target: `list ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s`, value: list.okPerSec, unit: '/s', pass: list.okPerSec >= TARGETS.perSec },
   { target: `list p99 < ${TARGETS.p99Ms} ms at ${connections} connections`, value: list.p99Ms, unit: 'ms', pass: list.p99Ms < TARGETS.p99Ms },
 ];
+const baselineCalc = results.find((result) => result.scenario === 'baseline calculate');
+if (baselineCalc) {
+  notes.push(
+    `service / baseline ${baselineLabel}: calculate ${(calc.okPerSec / baselineCalc.okPerSec).toFixed(3)}× (2xx/s), ${(baselineCalc.cpuUsPer2xx / calc.cpuUsPer2xx).toFixed(3)}× by server CPU per 2xx; the baseline / bare replay: ${(baselineCalc.okPerSec / replayCalc.okPerSec).toFixed(3)}×`,
+  );
+}
 const rejected = Object.values(calc.otherStatuses).reduce((sum, count) => sum + count, 0);
 if (rejected > 0) {
   notes.push(
@@ -435,6 +457,9 @@ if (json) {
         ratios: { calculate: round(ratios.calculate, 3), list: round(ratios.list, 3), bareEngine: round(ratios.engine, 3), calculateOfBareEngine: round(calc.okPerSec / engineCalc.okPerSec, 3) },
         cpuRatios: { calculate: round(cpuRatios.calculate, 3), list: round(cpuRatios.list, 3), bareEngine: round(cpuRatios.engine, 3), calculateOfBareEngine: round(engineCalc.cpuUsPer2xx / calc.cpuUsPer2xx, 3) },
         targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
+        baseline: baselineCalc
+          ? { revision: baselineLabel, calculate: round(calc.okPerSec / baselineCalc.okPerSec, 3), calculateByCpu: round(baselineCalc.cpuUsPer2xx / calc.cpuUsPer2xx, 3), ofBareReplay: round(baselineCalc.okPerSec / replayCalc.okPerSec, 3) }
+          : undefined,
         notes,
       },
       null,

@@ -9,6 +9,7 @@
  *
  *   npm run bench:instructions
  *   options: --warmup=4000 --requests=2000 --server=<dist/server.js of another build> (repeatable)
+ *            --baseline=<git revision> (that revision's service, checked out and built here; repeatable)
  *
  * Each server runs under callgrind with instrumentation off (at valgrind's speed, about 50 times
  * slower), takes the warm-up requests so that V8 has optimised its hot code, then is counted over
@@ -26,6 +27,7 @@ import { benchWorkDir } from './lib/work-dir.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import { send } from './lib/send.ts';
 import type { CapturedResponse } from './replay-server.ts';
+import { checkOutRevision } from './lib/revision.ts';
 import { readStartCommand } from './lib/start-command.ts';
 
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
@@ -34,6 +36,7 @@ const numberOption = (name: string, fallback: number) => Number(options.find((ar
 const warmup = numberOption('warmup', 4000);
 const requests = numberOption('requests', 2000);
 const servers = options.filter((arg) => arg.startsWith('--server=')).map((arg) => resolve(arg.slice('--server='.length)));
+const baselines = options.filter((arg) => arg.startsWith('--baseline=')).map((arg) => arg.slice('--baseline='.length));
 
 if (spawnSync('valgrind', ['--version']).error || spawnSync('callgrind_control', ['--version']).error) {
   process.stdout.write('SKIPPED: the instructions bench needs valgrind and callgrind_control (Debian package `valgrind`).\n');
@@ -123,9 +126,15 @@ writeFileSync(replayFile, JSON.stringify(captured));
 process.stdout.write(`Instructions bench: callgrind counts of the server process over ${requests} calculate requests after ${warmup} of warm-up, 10 connections.\n\n`);
 const bare = await instructionsPerRequest('replay', ['--import', 'tsx', join(PROJECT_ROOT, 'bench/replay-server.ts')], { REPLAY_FILE: replayFile });
 process.stdout.write(`${'server'.padEnd(60)}${'instructions/request'.padStart(22)}${'bare / server'.padStart(15)}\n`);
-process.stdout.write(`${'bare replay (baseline)'.padEnd(60)}${Math.round(bare).toLocaleString('en').padStart(22)}${'1.00'.padStart(15)}\n`);
-for (const [index, server] of servers.entries()) {
-  if (!existsSync(server)) throw new Error(`no such server: ${server}`);
-  const count = await instructionsPerRequest(`server-${index}`, [...START.nodeFlags, server], START.env);
-  process.stdout.write(`${server.padEnd(60)}${Math.round(count).toLocaleString('en').padStart(22)}${(bare / count).toFixed(2).padStart(15)}\n`);
+process.stdout.write(`${'bare replay'.padEnd(60)}${Math.round(bare).toLocaleString('en').padStart(22)}${'1.00'.padStart(15)}\n`);
+const measured = [
+  ...servers.map((server) => {
+    if (!existsSync(server)) throw new Error(`no such server: ${server}`);
+    return { label: server, nodeArgs: [...START.nodeFlags, server], env: START.env };
+  }),
+  ...baselines.map((revision) => checkOutRevision(revision, work)),
+];
+for (const [index, server] of measured.entries()) {
+  const count = await instructionsPerRequest(`server-${index}`, server.nodeArgs, server.env);
+  process.stdout.write(`${server.label.padEnd(60)}${Math.round(count).toLocaleString('en').padStart(22)}${(bare / count).toFixed(2).padStart(15)}\n`);
 }
