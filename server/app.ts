@@ -93,8 +93,12 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   // Paths match exactly: no trailing slash, same case, so every path the service answers is one the
   // API description names (a near miss gets a 404 that says what was near).
   // The operations table registers the contract's routes; the viewer's files and the HTML docs are extras beside them.
+  // Calculate has a router of its own, tried first: a router tests the pattern of every route it
+  // holds against every request, and calculate is the busy route.
+  const calculateRouter = new Router<RequestState>({ strict: true, sensitive: true });
   const router = new Router<RequestState>({ strict: true, sensitive: true });
-  registerOperations(router, OPERATIONS, {
+  const routers = [calculateRouter, router];
+  registerOperations((operation) => (operation.operationId === 'runCalculator' ? calculateRouter : router), OPERATIONS, {
     ...catalogHandlers(services),
     ...calculatorHandlers(services),
     ...calculateHandlers(services),
@@ -103,13 +107,14 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   });
   registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
+  app.use(calculateRouter.routes());
   app.use(router.routes());
 
-  // Nothing answered: a path the router knows with another method is a 405, anything else a 404.
+  // Nothing answered: a path a router knows with another method is a 405, anything else a 404.
   app.use(async (ctx: AppContext) => {
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const allowed = allowedMethods(router, ctx.path);
-    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(router, ctx.path) });
+    const allowed = allowedMethods(routers, ctx.path);
+    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(routers, ctx.path) });
   });
   return app;
 }
@@ -158,8 +163,8 @@ function createServices(deps: AppDeps): Services {
 }
 
 /** Why a path that names no route looks like one: a trailing slash or an empty segment. */
-function nearMiss(router: Router<RequestState>, path: string): 'trailing-slash' | 'empty-segment' | undefined {
-  if (path.length > 1 && path.endsWith('/') && allowedMethods(router, path.replace(/\/+$/, '')).length > 0) return 'trailing-slash';
+function nearMiss(routers: readonly Router<RequestState>[], path: string): 'trailing-slash' | 'empty-segment' | undefined {
+  if (path.length > 1 && path.endsWith('/') && allowedMethods(routers, path.replace(/\/+$/, '')).length > 0) return 'trailing-slash';
   if (path.includes('//')) return 'empty-segment';
   return undefined;
 }
