@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -83,6 +84,42 @@ test('on SIGTERM, a service whose log reader has stopped reading still drains an
   const outcome = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
   if (outcome !== 0) service.child.kill('SIGKILL');
   assert.is(outcome, 0);
+});
+
+test('with stdout a file, every request has its whole log line there once the service has drained and exited', async () => {
+  buildOnce();
+  const folder = mkdtempSync(join(tmpdir(), 'tax-rules-log-file-'));
+  const logFile = join(folder, 'service.log');
+  const out = openSync(logFile, 'w');
+  const child = spawn('scripts/start.sh', [], { cwd: PROJECT_ROOT, env: serviceEnvironment({}), stdio: ['ignore', out, out] });
+  closeSync(out);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    let listening: { url: string } | undefined;
+    for (let wait = 0; !listening && wait < 200; wait++) {
+      listening = readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('"event":"listening"')).map((line) => JSON.parse(line))[0];
+      if (!listening) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(listening, 'the service said it was listening');
+    // Many requests at once, so that several are answered, and logged, in one turn of the event loop.
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const response = await fetch(`${listening!.url}/api/health`);
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    assert.ok(statuses.every((status) => status === 200));
+    child.kill('SIGTERM');
+    assert.is(await exited, 0);
+    const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n');
+    const events = lines.map((line) => JSON.parse(line) as { event: string; route?: string });
+    assert.is(events.filter((event) => event.event === 'request' && event.route === '/api/health').length, 60);
+    assert.is(events.at(-1)!.event, 'stopped');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('a SIGTERM while the service is still starting ends it at once, with a stopped line', async () => {
