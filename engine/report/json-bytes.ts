@@ -50,6 +50,25 @@ export class JsonBytes {
     this.length = end;
   }
 
+  /** A safe integer in decimal digits, as JSON writes it, without making its text first. */
+  integer(value: number): void {
+    if (!Number.isSafeInteger(value)) return this.ascii(JSON.stringify(value));
+    let rest = value;
+    if (rest < 0) {
+      this.byte(0x2d);
+      rest = -rest;
+    }
+    let digits = 1;
+    for (let power = 10; power <= rest; power *= 10) digits++;
+    if (this.length + digits > this.buffer.length) this.grow(this.length + digits);
+    const buffer = this.buffer;
+    for (let at = this.length + digits - 1; at >= this.length; at--) {
+      buffer[at] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    this.length += digits;
+  }
+
   /** One ASCII character, by its code. */
   byte(code: number): void {
     if (this.length === this.buffer.length) this.grow(this.length + 1);

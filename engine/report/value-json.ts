@@ -19,7 +19,7 @@ export function jsonWriterOf(shape: FactShape, currency: string): ValueWriter {
       const tail = asciiBytes(`,"currency":${text(currency)}}`);
       return (out, value) => {
         out.piece(head);
-        out.ascii(String(centsNumber(value as Decimal)));
+        out.integer(centsNumber(value as Decimal));
         out.piece(tail);
       };
     }

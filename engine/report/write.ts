@@ -22,21 +22,31 @@ const NODE_END = asciiBytes(']}');
  * contract's (`CONTRACT_SCHEMAS`).
  */
 export function writeReport(plan: CalculatorPlan, values: readonly Value[], records: readonly StepRecord[], out: JsonBytes): void {
-  // Where each step's trace node was written: start and end, by step index.
-  const written: number[] = new Array(plan.steps.length * 2);
-  const run: ReportRun = {
-    values,
-    records,
-    trace: (index) => {
-      const start = written[index * 2];
-      if (start !== undefined) return out.again(start, written[index * 2 + 1]!);
-      const at = out.length;
-      writeTraceNode(plan.steps[index]!, values, records[index]!, run, out);
-      written[index * 2] = at;
-      written[index * 2 + 1] = out.length;
-    },
-  };
-  plan.writeReport(run, out);
+  plan.writeReport(new ReportWriting(plan, values, records, out), out);
+}
+
+/** One report being written: its run, and where each step's trace node went (a class, not closures made per report). */
+class ReportWriting implements ReportRun {
+  /** Start and end of each step's trace node, by step index, once written. */
+  private readonly written: number[];
+
+  constructor(
+    private readonly plan: CalculatorPlan,
+    readonly values: readonly Value[],
+    readonly records: readonly StepRecord[],
+    private readonly out: JsonBytes,
+  ) {
+    this.written = new Array(plan.steps.length * 2);
+  }
+
+  trace(index: number): void {
+    const start = this.written[index * 2];
+    if (start !== undefined) return this.out.again(start, this.written[index * 2 + 1]!);
+    const at = this.out.length;
+    writeTraceNode(this.plan.steps[index]!, this.values, this.records[index]!, this, this.out);
+    this.written[index * 2] = at;
+    this.written[index * 2 + 1] = this.out.length;
+  }
 }
 
 function writeTraceNode(step: PlanStep, values: readonly Value[], record: StepRecord, run: ReportRun, out: JsonBytes): void {

@@ -35,4 +35,14 @@ test('each text is its own: a later one never writes over an earlier one', () =>
   assert.is(out.bytes().toString(), '2nd');
 });
 
+test('integers are written as JSON.stringify writes them', () => {
+  const values = [0, -0, 1, -1, 9, 10, 99, 100, 101, 41712, -41712, 999_999_999, 1_000_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 0.5];
+  for (let power = 1; power < 1e16; power *= 10) values.push(power - 1, power, power + 1);
+  for (const value of values) {
+    const out = new JsonBytes(2);
+    out.integer(value);
+    assert.is(out.bytes().toString(), JSON.stringify(value), String(value));
+  }
+});
+
 test.run();
