@@ -21,6 +21,7 @@ import { calculatorHandlers } from './routes/calculators.ts';
 import { catalogHandlers } from './routes/catalog.ts';
 import { docsHandlers } from './routes/docs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
+import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
 import { writeDeadline } from './middleware/write-deadline.ts';
@@ -83,7 +84,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
       metrics.countLimitResponse(status, problem.error._tag);
       ctx.status = status;
       ctx.set(headers);
-      ctx.type = 'application/json';
+      ctx.set('content-type', JSON_CONTENT_TYPE);
       ctx.body = JSON.stringify(body);
     }
   });

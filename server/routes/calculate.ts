@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { clientAddress, clientKey } from '../limits/client.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
+import { JSON_CONTENT_TYPE } from './respond.ts';
 import type { OperationHandlers } from './operations.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
@@ -78,7 +79,7 @@ export function calculateHandlers(services: Services): OperationHandlers {
     switch (result.kind) {
       case 'ok':
         ctx.status = 200;
-        ctx.type = 'application/json';
+        ctx.set('content-type', JSON_CONTENT_TYPE);
         // Bytes, as the engine writes them: a string body is measured by Koa (Buffer.byteLength) and
         // encoded again by the socket write. From a worker thread they come as a plain Uint8Array.
         ctx.body = Buffer.isBuffer(result.body) ? result.body : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
@@ -110,7 +111,8 @@ function decodeEnvelope(
   ctx: AppContext,
   raw: Buffer,
 ): { body: unknown; issues: InputIssue[]; context: RequestedContext } {
-  if (!ctx.is('application/json')) {
+  // The usual header, exactly, spares type-is its parse; anything else is read by it.
+  if (ctx.get('content-type') !== 'application/json' && !ctx.is('application/json')) {
     return { body: undefined, issues: [{ path: [], message: 'expected a JSON body sent with content-type: application/json' }], context: {} };
   }
   let body: unknown;
