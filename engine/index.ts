@@ -21,6 +21,6 @@ export { suggest } from './model/suggest.ts';
 export { reportSchemas } from './report/fields.ts';
 export { jsonText } from './report/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type RunOptions } from './run/evaluate.ts';
+export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
 export { valueInEffect } from './run/parameters.ts';

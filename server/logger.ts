@@ -67,34 +67,29 @@ function openStdout(): LogDestination {
     socket.unref();
     // A reader that has gone away: the lines are lost, the service goes on.
     socket.on('error', () => undefined);
-    // The lines of one turn of the event loop leave in one write: a busy service logs many requests
-    // a turn, and a fleet's primary, which relays its workers' lines, then reads them in one go.
-    let batch = '';
     let unwritten = 0;
     let waiting: (() => void)[] = [];
     const written = () => {
-      if (unwritten > 0 || batch !== '') return;
+      if (unwritten > 0 || lines.length > 0) return;
       const done = waiting;
       waiting = [];
       for (const wake of done) wake();
     };
-    const flush = () => {
-      const text = batch;
-      batch = '';
+    // A fleet's primary, which relays its workers' lines, then also reads them in one go.
+    const lines = turnBatch((text) => {
       unwritten++;
       socket.write(text, () => {
         unwritten--;
         written();
       });
-    };
+    });
     return {
       write(line: string) {
-        if (socket.destroyed || socket.writableLength + batch.length >= LOG_BUFFER_LIMIT) return;
-        if (batch === '') setImmediate(flush);
-        batch += line;
+        if (socket.destroyed || socket.writableLength + lines.length >= LOG_BUFFER_LIMIT) return;
+        lines.add(line);
       },
       whenWritten(withinMs, done) {
-        if (socket.destroyed || (unwritten === 0 && batch === '')) return done();
+        if (socket.destroyed || (unwritten === 0 && lines.length === 0)) return done();
         let called = false;
         const once = () => {
           if (called) return;
@@ -108,23 +103,38 @@ function openStdout(): LogDestination {
     };
   }
   const file = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_LIMIT });
-  // Here too the lines of one turn are written together: pino's destination measures everything it
-  // still holds on each write, which a service logging some twenty requests a turn paid for each line.
+  // pino's destination measures everything it still holds on each write: one write a turn, not a line.
+  const lines = turnBatch((text) => file.write(text));
+  return {
+    write: (line: string) => lines.add(line),
+    // pino writes what it holds to a file or terminal as the process exits.
+    whenWritten(_withinMs, done) {
+      lines.flush();
+      done();
+    },
+  };
+}
+
+/**
+ * The lines written in one turn of the event loop, handed on together when the turn ends (or at
+ * `flush`): a busy service logs some twenty requests a turn.
+ */
+function turnBatch(handOn: (text: string) => void): { add(line: string): void; flush(): void; readonly length: number } {
   let batch = '';
   const flush = () => {
+    if (batch === '') return;
     const text = batch;
     batch = '';
-    if (text !== '') file.write(text);
+    handOn(text);
   };
   return {
-    write(line: string) {
+    add(line) {
       if (batch === '') setImmediate(flush);
       batch += line;
     },
-    // pino writes what it holds to a file or terminal as the process exits.
-    whenWritten(_withinMs, done) {
-      flush();
-      done();
+    flush,
+    get length() {
+      return batch.length;
     },
   };
 }

@@ -104,5 +104,4 @@ export const QUOTE = 0x22;
 export const COMMA = 0x2c;
 export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
-export const OPEN_BRACE = 0x7b;
 export const CLOSE_BRACE = 0x7d;

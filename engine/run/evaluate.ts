@@ -21,11 +21,16 @@ export type CalculationOutcome =
 export interface RunOptions {
   /** A `performance.now()` time after which the run stops with a timeout. */
   deadline?: number;
-  /** Bytes written before and after the report, in the same buffer: the service's answer around it. */
-  frame?: { before: Uint8Array; after: Uint8Array };
+  frame?: ReportFrame;
 }
 
-/** Where reports are written, run after run, before each is copied out at its size (json-bytes.ts). */
+/** Bytes written before and after the report, in the same buffer: the service's answer around it. */
+export interface ReportFrame {
+  before: Uint8Array;
+  after: Uint8Array;
+}
+
+/** Writes every report, each into a buffer of its own (json-bytes.ts). */
 const reportBytes = new JsonBytes();
 
 const NO_LETS: Value[] = [];

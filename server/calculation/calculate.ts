@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { calculatorEntry, jsonText, runCalculator, type Catalog, type CalculatorPlan, type InputIssue, type RunOptions } from '../../engine/index.ts';
+import { calculatorEntry, jsonText, runCalculator, type Catalog, type CalculatorPlan, type InputIssue, type ReportFrame } from '../../engine/index.ts';
 import type { CalculationDiagnostics } from '../openapi/calculation-schemas.ts';
 
 /** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
@@ -22,10 +22,10 @@ export type CalculationResult =
 const NO_GRAPH_ISSUES: CalculationDiagnostics = { _tag: 'CalculationDiagnostics', graphIssues: [] };
 
 /** The bytes of an answer around its report, which never change for a plan, made once. */
-const frames = new WeakMap<CalculatorPlan, RunOptions['frame'] & object>();
+const frames = new WeakMap<CalculatorPlan, ReportFrame>();
 
 /** The answer around its report: `{"calculator":…,"diagnostics":…,"report":` and `}`, in ASCII like the report. */
-function responseFrame(plan: CalculatorPlan): RunOptions['frame'] & object {
+function responseFrame(plan: CalculatorPlan): ReportFrame {
   let frame = frames.get(plan);
   if (!frame) {
     const head = jsonText({ calculator: calculatorEntry(plan), diagnostics: NO_GRAPH_ISSUES });

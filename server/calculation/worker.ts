@@ -19,7 +19,7 @@ if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
   parentPort!.on('message', (job: WorkerJob) => {
     const result = calculate(catalog, job.request, job.budgetMs);
     if (result.kind !== 'ok') return parentPort!.postMessage({ type: 'result', id: job.id, result });
-    // A short report is a view of Node's shared buffer pool: sent as a copy of its own, moved rather than cloned with the pool.
+    // The report is a view of a larger buffer: sent as a copy of its own size, moved rather than cloned with the rest.
     const body = new Uint8Array(result.body);
     parentPort!.postMessage({ type: 'result', id: job.id, result: { kind: 'ok', body } }, [body.buffer]);
   });
