@@ -12,7 +12,7 @@ export interface CalculationRequest {
 
 /** What a calculation came to; `ok` carries the finished response body, all of it ASCII. */
 export type CalculationResult =
-  | { kind: 'ok'; body: Uint8Array }
+  | { kind: 'ok'; body: Buffer }
   | { kind: 'decode'; issues: InputIssue[] }
   | { kind: 'calculation'; message: string; cause: unknown }
   | { kind: 'timeout' }

@@ -35,7 +35,12 @@ export async function startWorkerPool(options: { size: number; packPaths: string
           return;
         }
         all.add(handle);
-        worker.on('message', (reply: { type: string; id: number; result: CalculationResult }) => settle(handle, reply.id, reply.result));
+        worker.on('message', (reply: { type: string; id: number; result: CalculationResult }) => {
+          // A report crosses the thread as a plain Uint8Array: a Buffer view of the same memory again.
+          const { result } = reply;
+          if (result.kind === 'ok') result.body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+          settle(handle, reply.id, result);
+        });
         resolve(handle);
       });
       worker.once('error', reject);

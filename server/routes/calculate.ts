@@ -81,8 +81,8 @@ export function calculateHandlers(services: Services): OperationHandlers {
         ctx.status = 200;
         ctx.set('content-type', JSON_CONTENT_TYPE);
         // Bytes, as the engine writes them: a string body is measured by Koa (Buffer.byteLength) and
-        // encoded again by the socket write. From a worker thread they come as a plain Uint8Array.
-        ctx.body = Buffer.isBuffer(result.body) ? result.body : Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+        // encoded again by the socket write.
+        ctx.body = result.body;
         return;
       case 'decode':
         throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });
