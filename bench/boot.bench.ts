@@ -15,7 +15,8 @@
  *   npm run -s bench:boot -- --json     JSON only
  *   options: --runs=7  --sources (also the service from its TypeScript sources under tsx)
  *            --load-seconds=60 (the sustained load)  --without=<flag> (run the service without one
- *            of the start script's node flags, to see what the flag does)
+ *            of the start script's node flags, to see what the flag does)  --with=<flag> (with one
+ *            more node flag than the start script passes)
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,7 +27,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { median } from './lib/measure.ts';
 import { PROJECT_ROOT } from './lib/packs.ts';
-import { readStartCommand, withoutNodeFlag } from './lib/start-command.ts';
+import { readStartCommand, withNodeFlag, withoutNodeFlag } from './lib/start-command.ts';
 
 const TARGETS = { directMs: 300, npmStartMs: 600, rssMB: 110, npxMs: 600, nodeBinMs: 300 };
 const argument = (name: string) => process.argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
@@ -34,13 +35,15 @@ const runs = Number(argument('runs')?.split('=')[1] ?? 7);
 const loadSeconds = Number(argument('load-seconds')?.split('=')[1] ?? 60);
 if (!Number.isInteger(loadSeconds) || loadSeconds < 10) throw new Error('--load-seconds must be a whole number of at least 10');
 const without = argument('without')?.split('=').slice(1).join('=');
+const withFlag = argument('with')?.split('=').slice(1).join('=');
 const json = Boolean(argument('json'));
 const withSources = Boolean(argument('sources'));
 const say = (line = '') => {
   if (!json) process.stdout.write(`${line}\n`);
 };
 /** How `npm start` runs the service (node flags, environment), read from scripts/start.sh so the bench runs it the same way. */
-const START = without === undefined ? readStartCommand() : withoutNodeFlag(readStartCommand(), without);
+const configured = without === undefined ? readStartCommand() : withoutNodeFlag(readStartCommand(), without);
+const START = withFlag === undefined ? configured : withNodeFlag(configured, withFlag);
 const BARE_SERVER = "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1')";
 const CALCULATE_BODY = JSON.stringify({ facts: { grossPay: { _tag: 'GrossPay', amount: { _tag: 'Money', cents: 165_400, currency: 'AUD' }, period: 'weekly' }, taxFreeThresholdClaimed: true } });
 
@@ -129,7 +132,7 @@ for (let round = 0; round <= runs; round++) {
   }
 }
 
-// Resident size under load: the service as npm start runs it (less the --without flag), 50 connections of calculate.
+// Resident size under load: the service as npm start runs it (less the --without flag, plus the --with flag), 50 connections of calculate.
 const port = await freePort();
 const service = await bootTime(process.execPath, [...START.nodeFlags, 'dist/server.js'], port, START.env);
 const residentEachSecond: number[] = [];

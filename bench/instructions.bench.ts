@@ -10,6 +10,7 @@
  *   npm run bench:instructions
  *   options: --warmup=4000 --requests=2000 --server=<dist/server.js of another build> (repeatable)
  *            --baseline=<git revision> (that revision's service, checked out and built here; repeatable)
+ *            --with=<node flag> (this build once more, with that flag added to the start script's; repeatable)
  *
  * Each server runs under callgrind with instrumentation off (at valgrind's speed, about 50 times
  * slower), takes the warm-up requests so that V8 has optimised its hot code, then is counted over
@@ -28,7 +29,7 @@ import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
 import { send } from './lib/send.ts';
 import type { CapturedResponse } from './replay-server.ts';
 import { checkOutRevision } from './lib/revision.ts';
-import { readStartCommand } from './lib/start-command.ts';
+import { readStartCommand, withNodeFlag } from './lib/start-command.ts';
 
 const CALCULATE_PATH = '/api/v1/calculators/au.pay.take-home/calculate';
 const options = process.argv.slice(2);
@@ -37,6 +38,7 @@ const warmup = numberOption('warmup', 4000);
 const requests = numberOption('requests', 2000);
 const servers = options.filter((arg) => arg.startsWith('--server=')).map((arg) => resolve(arg.slice('--server='.length)));
 const baselines = options.filter((arg) => arg.startsWith('--baseline=')).map((arg) => arg.slice('--baseline='.length));
+const addedFlags = options.filter((arg) => arg.startsWith('--with=')).map((arg) => arg.slice('--with='.length));
 
 if (spawnSync('valgrind', ['--version']).error || spawnSync('callgrind_control', ['--version']).error) {
   process.stdout.write('SKIPPED: the instructions bench needs valgrind and callgrind_control (Debian package `valgrind`).\n');
@@ -131,6 +133,10 @@ const measured = [
   ...servers.map((server) => {
     if (!existsSync(server)) throw new Error(`no such server: ${server}`);
     return { label: server, nodeArgs: [...START.nodeFlags, server], env: START.env };
+  }),
+  ...addedFlags.map((flag) => {
+    const command = withNodeFlag(START, flag);
+    return { label: `${servers[0]!} ${flag}`, nodeArgs: [...command.nodeFlags, servers[0]!], env: command.env };
   }),
   ...baselines.map((revision) => checkOutRevision(revision, work)),
 ];

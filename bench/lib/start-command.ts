@@ -29,3 +29,9 @@ export function withoutNodeFlag(command: StartCommand, flag: string): StartComma
   if (!command.nodeFlags.includes(flag)) throw new Error(`the start command has no flag ${flag} (it has: ${command.nodeFlags.join(' ')})`);
   return { ...command, nodeFlags: command.nodeFlags.filter((nodeFlag) => nodeFlag !== flag) };
 }
+
+/** The start command with one more node flag, for an A/B of a flag the script does not pass yet. */
+export function withNodeFlag(command: StartCommand, flag: string): StartCommand {
+  if (!flag.startsWith('--')) throw new Error(`a node flag starts with --: ${flag}`);
+  return { ...command, nodeFlags: [...command.nodeFlags, flag] };
+}

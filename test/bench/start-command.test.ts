@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readStartCommand, withoutNodeFlag } from '../../bench/lib/start-command.ts';
+import { readStartCommand, withNodeFlag, withoutNodeFlag } from '../../bench/lib/start-command.ts';
 
 // The benches run `node` themselves but must run the service as `npm start` does: they read
 // scripts/start.sh. These tests keep that reading honest when the script changes.
@@ -47,6 +47,13 @@ test('a flag is taken out of the start command for an A/B, and a flag the comman
   const command = readStartCommand(script('exec node --max-semi-space-size=8 --heap-growing-percent=20 dist/server.js\n'));
   assert.equal(withoutNodeFlag(command, '--heap-growing-percent=20').nodeFlags, ['--max-semi-space-size=8']);
   assert.throws(() => withoutNodeFlag(command, '--heap-growing-percent=50'), /no flag --heap-growing-percent=50/);
+});
+
+test('a flag is added after the start command\'s own, so that it wins, and a word that is no flag is refused', () => {
+  const command = readStartCommand(script('exec node --max-semi-space-size=8 dist/server.js\n'));
+  assert.equal(withNodeFlag(command, '--max-semi-space-size=2').nodeFlags, ['--max-semi-space-size=8', '--max-semi-space-size=2']);
+  assert.equal(command.nodeFlags, ['--max-semi-space-size=8']);
+  assert.throws(() => withNodeFlag(command, 'max-semi-space-size=2'), /starts with --/);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
