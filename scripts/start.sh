@@ -8,12 +8,13 @@ scripts/build-if-stale.sh || exit 1
 # background threads free goes back to the system: about 10 MB less resident under load, and no
 # throughput cost measured. An operator's own setting wins; musl-based images ignore it.
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-32768}"
-# A young generation of 8 MB instead of V8's 16 MB per semi-space keeps the resident size under load
-# about 15 MB lower, at little cost: almost everything a request allocates dies young.
+# A young generation of 2 MB per semi-space (V8's default is 16 MB; this script set 8 until
+# 27 November): almost everything a request allocates dies young, so a small one costs about 2 %
+# more instructions per request (bench:instructions) and holds about 16 MB less under load. Largest
+# resident size over 60 s of 50-connection load, against 8 MB: 99 against 115 MB on Node.js 22, 113
+# against 125 on 24, 121 against 137 on 26 (bench/README.md, "Memory").
 # An old generation allowed to grow by 20 % over what the last full collection kept, instead of V8's
 # up to 300 % on a machine with a few GB: under steady traffic the little a request leaves there
-# piled up as garbage for a minute or more before V8's first full collection.
-# Largest resident size over two minutes of 50-connection load: 126 MB against 145 MB on Node.js 24,
-# 137 against 227 MB on Node.js 26, with no change in CPU per answer beyond the run-to-run spread
-# (bench/README.md, "Memory").
-exec node --max-semi-space-size=8 --heap-growing-percent=20 dist/server.js
+# piled up as garbage for a minute or more before V8's first full collection (with an 8 MB young
+# generation: 126 against 145 MB on Node.js 24, 137 against 227 MB on Node.js 26).
+exec node --max-semi-space-size=2 --heap-growing-percent=20 dist/server.js
