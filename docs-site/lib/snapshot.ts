@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { fromGeneratedPages, readContentFolder, type GeneratedPage } from './content.ts';
 import { openHtmlEdition, type DocsHtml, type HtmlSnapshot } from './html-edition.ts';
 import type { DocsPage, NavigationItem, SearchResult } from './contract.ts';
@@ -34,14 +35,15 @@ export interface DocsSite {
 
 /**
  * A compiled site as a build stores it. The search index and the HTML edition, three quarters of
- * it, stay JSON text until first used: a boot does not parse them, and a service that is never
- * asked for them never holds them in memory.
+ * it, are stored as deflated JSON (base64) and stay compressed until first used: a boot does not
+ * parse them, and a service that is never asked for them holds about 0.3 MB for them instead of
+ * 1.9 MB of JSON text, all of it resident for as long as the process runs.
  */
 export interface StoredDocsSite {
   readonly navigation: readonly NavigationItem[];
   readonly pages: readonly DocsPage[];
-  readonly searchJson: string;
-  readonly htmlJson: string;
+  readonly searchDeflated: string;
+  readonly htmlDeflated: string;
 }
 
 /** A compiled site as a build stores it, with the digest of what it was compiled from. */
@@ -52,12 +54,18 @@ export interface StoredDocsSnapshot {
 
 /** A compiled site in the form a build stores. */
 export function storeDocsSite(snapshot: DocsSiteSnapshot): StoredDocsSite {
-  return { navigation: snapshot.navigation, pages: snapshot.pages, searchJson: asciiJson(snapshot.search), htmlJson: asciiJson(snapshot.html) };
+  return { navigation: snapshot.navigation, pages: snapshot.pages, searchDeflated: deflated(snapshot.search), htmlDeflated: deflated(snapshot.html) };
 }
 
-/** JSON with every character beyond ASCII escaped: V8 keeps such text in one byte per character, not two. */
-function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** JSON text, deflated and in base64, so that it travels inside the snapshot's own JSON. */
+function deflated(value: unknown): string {
+  return deflateRawSync(JSON.stringify(value)).toString('base64');
+}
+
+/** A reader of deflated JSON that holds only the compressed bytes until it is called. */
+function inflater<T>(base64: string): () => T {
+  const bytes = Buffer.from(base64, 'base64');
+  return () => JSON.parse(inflateRawSync(bytes).toString()) as T;
 }
 
 /** Serves a compiled site. Loads no Markdown parser, so a boot from a stored snapshot stays light. */
@@ -65,9 +73,9 @@ export function openDocsSite(snapshot: DocsSiteSnapshot): DocsSite {
   return openSite(snapshot.navigation, snapshot.pages, () => snapshot.search, () => snapshot.html);
 }
 
-/** Serves a stored site, parsing its search index and HTML edition when first asked for. */
+/** Serves a stored site, inflating and parsing its search index and HTML edition when first asked for. */
 export function openStoredDocsSite(stored: StoredDocsSite): DocsSite {
-  return openSite(stored.navigation, stored.pages, () => JSON.parse(stored.searchJson) as SearchSnapshot, () => JSON.parse(stored.htmlJson) as HtmlSnapshot);
+  return openSite(stored.navigation, stored.pages, inflater<SearchSnapshot>(stored.searchDeflated), inflater<HtmlSnapshot>(stored.htmlDeflated));
 }
 
 function openSite(navigationItems: readonly NavigationItem[], pages: readonly DocsPage[], readSearch: () => SearchSnapshot, readHtml: () => HtmlSnapshot): DocsSite {
