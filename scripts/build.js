@@ -26,6 +26,39 @@ const precompiledValidators = {
   },
 };
 
+/**
+ * Modules the bundle takes with require() where the sources, or the packages they use, import them.
+ * An ES import builds the module's namespace by reading every export, and since Node.js 22 node:http
+ * exports WebSocket, CloseEvent and MessageEvent, loaded when first read: the import (@koa/router
+ * has one) loaded Node's web client with HTTP/2 and TLS, 11-16 MB resident that the service never
+ * uses. elasticlunr is CommonJS outside the bundle, and Node.js imports CommonJS only after scanning
+ * its source with a WebAssembly lexer: 6-8 MB more than a require() of the same file.
+ */
+const REQUIRED_NOT_IMPORTED = /^(?:(?:node:)?http|elasticlunr)$/;
+const requireInsteadOfImport = {
+  name: 'require-instead-of-import',
+  setup(build) {
+    build.onResolve({ filter: REQUIRED_NOT_IMPORTED }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'required' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'required' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+/**
+ * prom-client's index loads its Pushgateway client, and with it node:https and TLS (about 3 MB
+ * resident), for pushing metrics to a gateway; the service is scraped on its admin listener and
+ * never pushes. The bundle holds a stand-in that says so if anything ever constructs one.
+ */
+const withoutPushgateway = {
+  name: 'without-pushgateway',
+  setup(build) {
+    build.onResolve({ filter: /\/pushgateway$/ }, (args) => (/[/\\]prom-client[/\\]/.test(args.importer) ? { path: 'pushgateway', namespace: 'not-bundled' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'not-bundled' }, () => ({
+      contents: "module.exports = class Pushgateway { constructor() { throw new Error('prom-client\\'s Pushgateway is not in the bundle: the service is scraped, it does not push'); } };",
+      loader: 'js',
+    }));
+  },
+};
+
 const bundleOptions = {
   absWorkingDir: root,
   // dist/ sits one folder below the root, as server/ does, so paths the server works out from its
@@ -54,7 +87,7 @@ const bundleOptions = {
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-  plugins: [precompiledValidators],
+  plugins: [precompiledValidators, requireInsteadOfImport, withoutPushgateway],
 };
 await build(bundleOptions);
 

@@ -1,12 +1,6 @@
-import { createRequire } from 'node:module';
-import type Elasticlunr from 'elasticlunr';
+import elasticlunr from 'elasticlunr';
 import { SEARCH_RESULT_LIMIT, type SearchResult } from './contract.ts';
 import { excerptAround, shorten } from './excerpt.ts';
-
-// elasticlunr is CommonJS, and required rather than imported: before Node.js imports CommonJS into
-// an ES module it scans the source for its exports with a WebAssembly lexer, which left the service
-// about 6 MB more resident than a require() of the same file (Node.js 22).
-const elasticlunr = createRequire(import.meta.url)('elasticlunr') as typeof Elasticlunr;
 
 /** What search needs to know about a published page. */
 export interface SearchablePage {
@@ -73,7 +67,7 @@ export function createDocsSearch(pages: readonly SearchablePage[]): (term: strin
  * also matches longer indexed stems it starts (`calc` finds "calculation").
  */
 export function openDocsSearch(snapshot: SearchSnapshot): (term: string) => SearchResult[] {
-  const index = elasticlunr.Index.load<IndexedPage>(snapshot.index as Elasticlunr.SerialisedIndexData<IndexedPage>);
+  const index = elasticlunr.Index.load<IndexedPage>(snapshot.index as elasticlunr.SerialisedIndexData<IndexedPage>);
   const { pages } = snapshot;
   // Maps, not objects, keyed by path or title: no input can reach a prototype property.
   const byPath = new Map(pages.map((page) => [page.path, page]));

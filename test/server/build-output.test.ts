@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -47,6 +47,25 @@ test('a boot of the built service loads neither the Markdown toolchain nor the R
     [...dynamicImports('server.js'), 'docs-compile-entry.js', ...dynamicImports('docs-compile-entry.js')].flatMap(staticClosure).flatMap((file) => [...packagesIn(file)]),
   );
   for (const name of LOADED_ONLY_WHEN_NEEDED) assert.ok(later.has(name), `${name} is in a chunk the service or its docs compile thread imports when needed`);
+});
+
+test('the built service requires node:http and elasticlunr instead of importing them, and leaves out the Pushgateway', () => {
+  buildOnce();
+  const built = readdirSync(DIST).filter((file) => file.endsWith('.js'));
+  const code = built.map((file) => readFileSync(join(DIST, file), 'utf8')).join('\n');
+  // An ES import of node:http reads its lazy WebSocket exports and loads Node's web client, HTTP/2
+  // and TLS; one of CommonJS first runs a WebAssembly lexer over it (scripts/build.js).
+  for (const name of ['http', 'node:http', 'elasticlunr']) {
+    assert.not.match(code, new RegExp(`(?:import|export)[^;]*?from\\s*"${name}"`), `an ES import of ${name}`);
+    assert.not.match(code, new RegExp(`import\\s*"${name}"`), `an ES import of ${name} for its effects`);
+  }
+  assert.match(code, /__require\("elasticlunr"\)/, 'the docs search still loads elasticlunr');
+  assert.match(code, /__require\("(?:node:)?http"\)/, 'the service still loads node:http');
+  // prom-client's Pushgateway would load node:https and TLS at every boot.
+  const bundled = new Set(built.flatMap((file) => (JSON.parse(readFileSync(join(DIST, `${file}.map`), 'utf8')) as { sources: string[] }).sources));
+  assert.ok([...bundled].some((source) => source.endsWith('prom-client/lib/counter.js')), 'prom-client is bundled');
+  assert.not.ok([...bundled].some((source) => source.endsWith('prom-client/lib/pushgateway.js')), 'the Pushgateway is bundled');
+  assert.not.match(code, /__require\("(?:node:)?https"\)/, 'something in the bundle loads node:https');
 });
 
 /** The files a built file imports with import(). */
