@@ -9,10 +9,10 @@ scripts/build-if-stale.sh || exit 1
 # throughput cost measured. An operator's own setting wins; musl-based images ignore it.
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-32768}"
 # A young generation of 2 MB per semi-space (V8's default is 16 MB; this script set 8 until
-# 27 November): almost everything a request allocates dies young, so a small one costs about 2 %
-# more instructions per request (bench:instructions) and holds about 16 MB less under load. Largest
-# resident size over 60 s of 50-connection load, against 8 MB: 99 against 115 MB on Node.js 22, 113
-# against 125 on 24, 121 against 137 on 26 (bench/README.md, "Memory").
+# 27 November): almost everything a request allocates dies young, so a small one costs 2-6 % more
+# instructions per request (bench:instructions, two runs) and holds about 16 MB less under load.
+# Largest resident size over 60 s of 50-connection load, against 8 MB: 99 against 115 MB on
+# Node.js 22, 113 against 125 on 24, 121 against 137 on 26 (bench/README.md, "Memory").
 # An old generation allowed to grow by 20 % over what the last full collection kept, instead of V8's
 # up to 300 % on a machine with a few GB: under steady traffic the little a request leaves there
 # piled up as garbage for a minute or more before V8's first full collection (with an 8 MB young
