@@ -18,9 +18,9 @@ export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-32768}"
 # piled up as garbage for a minute or more before V8's first full collection (with an 8 MB young
 # generation: 126 against 145 MB on Node.js 24, 137 against 227 MB on Node.js 26).
 # No Maglev, V8's middle optimising tier (on by default since Node.js 22; Node.js 20 accepts the
-# flag and has it off): functions go from the baseline tier straight to TurboFan. Maglev compiles on V8's
-# background threads, and what it allocated there stayed in glibc's arenas (8.3 against 1.1 MB in
-# one reading on Node.js 26, and 2 MB of the binary's pages less). Largest resident size over 60 s
-# of load: 105 against 113-117 MB on Node.js 26, 102 against 108 on 24, 90 against 91 on 22, for
-# 0.7 % more instructions per request once warm (Node.js 22, bench:instructions).
+# flag and has it off): functions go from the baseline tier straight to TurboFan. Maglev compiles
+# on V8's background threads, and what it allocated there stayed in glibc's arenas (8.3 against
+# 1.1 MB in one reading on Node.js 26, and 2 MB of the binary's pages less). Largest resident size
+# over 60 s of load: 105 against 113-117 MB on Node.js 26, 102 against 108 on 24, 90 against 91 on
+# 22, for 0.7 % more instructions per request once warm (Node.js 22, bench:instructions).
 exec node --max-semi-space-size=2 --heap-growing-percent=20 --no-maglev dist/server.js
