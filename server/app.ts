@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createSchemaCompiler } from './openapi/validation.ts';
@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
 import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
-import { OPERATIONS, UNEXPECTED_FAILURE } from './openapi/operations.ts';
+import { OPERATIONS, routePath, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
 import { monitorEventLoop } from './limits/load.ts';
@@ -16,7 +16,7 @@ import { createMetrics } from './metrics.ts';
 import { describeError } from './logger.ts';
 import { createQueryChecker } from './query.ts';
 import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
-import { calculateHandlers } from './routes/calculate.ts';
+import { calculateHandler } from './routes/calculate.ts';
 import { calculatorHandlers } from './routes/calculators.ts';
 import { catalogHandlers } from './routes/catalog.ts';
 import { docsHandlers } from './routes/docs.ts';
@@ -25,15 +25,18 @@ import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
 import { writeDeadline } from './middleware/write-deadline.ts';
+import { calculateFront } from './calculate-front.ts';
+import { EVERY_ANSWER_HEADERS, requestIdOf, requestRecorder, UNMATCHED_ROUTE } from './request-frame.ts';
 import type { Services } from './services.ts';
 
 export type { AppDeps } from './context.ts';
 
 /**
- * Builds the Koa application from a loaded catalog and its collaborators. Does not listen: tests
- * drive `app.callback()` directly, `main.ts` puts it on a socket.
+ * Builds the service's request handler from a loaded catalog and its collaborators: the calculate
+ * front (server/calculate-front.ts) for the calculate route, the Koa application for every other.
+ * Does not listen: `main.ts` and the tests put it on a socket.
  */
-export function createApp(deps: AppDeps): Koa<RequestState> {
+export function createApp(deps: AppDeps): RequestListener {
   const services = createServices(deps);
   const app = new Koa<RequestState>();
   app.proxy = deps.config.trustProxyHops > 0;
@@ -41,25 +44,36 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
   const { metrics } = services;
+  const record = requestRecorder(log, metrics);
+  const corsOrigins = new Set(deps.config.corsOrigins);
+
+  /** The contract's answer to anything a request threw, counted when a limit gave it; anything unexpected is reported and hidden from the client. */
+  const answerError = (error: unknown, operation: OperationSpec | undefined) => {
+    let problem: ApiProblem;
+    if (error instanceof ApiProblem) problem = error;
+    else {
+      reportFailure(error);
+      // The operation that failed says what its clients are told; outside the operations, the calculators' answer.
+      problem = new ApiProblem({ _tag: UNEXPECTED_FAILURE[operation?.tag ?? 'Calculators'] });
+    }
+    const { status, body, headers } = errorResponse(problem.error);
+    metrics.countLimitResponse(status, problem.error._tag);
+    return { status, body: JSON.stringify(body), headers };
+  };
 
   app.use(writeDeadline(deps.config.responseWriteTimeoutMs));
   // Every request gets an id and the headers every answer carries, and one log line: id, method,
   // route template, status and duration; no values of any kind.
   app.use(async (ctx: AppContext, next) => {
-    const started = performance.now();
-    const incoming = ctx.get('x-request-id');
-    const requestId = WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const startedAt = performance.now();
+    const requestId = requestIdOf(ctx.req);
     ctx.set('x-request-id', requestId);
-    // Set here rather than in a middleware of its own: the layer cost about 2 % of a calculation's instructions.
-    ctx.set('x-content-type-options', 'nosniff');
+    ctx.set(EVERY_ANSWER_HEADERS);
     try {
       await next();
     } finally {
       // The route template that matched, never the raw path, which may carry values.
-      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : '(unmatched)';
-      const durationMs = performance.now() - started;
-      log({ requestId, method: ctx.method, route, status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 });
-      metrics.observeRequest(ctx.method, route, ctx.status, durationMs / 1000);
+      record(requestId, ctx.method, typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE, ctx.status, startedAt);
     }
   });
 
@@ -68,47 +82,45 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     if (!CLIENT_GONE.has(error.code ?? '')) reportFailure(error);
   });
 
-  // Every error is answered here, in the contract's shapes; anything unexpected is hidden from the client.
+  // Every error is answered here, in the contract's shapes.
   app.use(async (ctx: AppContext, next) => {
     try {
       await next();
     } catch (error) {
-      let problem: ApiProblem;
-      if (error instanceof ApiProblem) problem = error;
-      else {
-        reportFailure(error);
-        // The operation that failed says what its clients are told; outside the operations, the calculators' answer.
-        problem = new ApiProblem({ _tag: UNEXPECTED_FAILURE[ctx.state.operation?.tag ?? 'Calculators'] });
-      }
-      const { status, body, headers } = errorResponse(problem.error);
-      metrics.countLimitResponse(status, problem.error._tag);
+      const { status, body, headers } = answerError(error, ctx.state.operation);
       ctx.status = status;
       ctx.set(headers);
       ctx.set('content-type', JSON_CONTENT_TYPE);
-      ctx.body = JSON.stringify(body);
+      ctx.body = body;
     }
   });
 
-  if (deps.config.corsOrigins.length > 0) app.use(corsMiddleware(deps.config.corsOrigins));
+  if (corsOrigins.size > 0) app.use(corsMiddleware(corsOrigins));
 
   // Paths match exactly: no trailing slash, same case, so every path the service answers is one the
   // API description names (a near miss gets a 404 that says what was near).
-  // The operations table registers the contract's routes; the viewer's files and the HTML docs are extras beside them.
-  // Calculate has a router of its own, tried first: a router tests the pattern of every route it
-  // holds against every request, and calculate is the busy route.
+  // The operations table registers the contract's routes; the viewer's files and the HTML docs are
+  // extras beside them. Calculate is answered by the front, before Koa: its router is never mounted,
+  // it only matches the path, for the front and for the 405s and near misses below.
   const calculateRouter = new Router<RequestState>({ strict: true, sensitive: true });
   const router = new Router<RequestState>({ strict: true, sensitive: true });
   const routers = [calculateRouter, router];
-  registerOperations((operation) => (operation.operationId === 'runCalculator' ? calculateRouter : router), OPERATIONS, {
-    ...catalogHandlers(services),
-    ...calculatorHandlers(services),
-    ...calculateHandlers(services),
-    ...docsHandlers(services),
-    ...apiDocsHandlers(services),
+  const calculateOperation = OPERATIONS.find((operation) => operation.operationId === 'runCalculator')!;
+  calculateRouter.post(calculateOperation.operationId, routePath(calculateOperation), () => {
+    throw new Error('the calculate route is answered by the calculate front, not by Koa');
   });
+  registerOperations(
+    () => router,
+    OPERATIONS.filter((operation) => operation !== calculateOperation),
+    {
+      ...catalogHandlers(services),
+      ...calculatorHandlers(services),
+      ...docsHandlers(services),
+      ...apiDocsHandlers(services),
+    },
+  );
   registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
-  app.use(calculateRouter.routes());
   app.use(router.routes());
 
   // Nothing answered: a path a router knows with another method is a 405, anything else a 404.
@@ -117,11 +129,20 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     const allowed = allowedMethods(routers, ctx.path);
     throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(routers, ctx.path) });
   });
-  return app;
-}
 
-/** An incoming request id is kept when it is a plain token of at most 128 characters; otherwise one is made. */
-const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._~:+=\/-]{1,128}$/;
+  return calculateFront(
+    {
+      router: calculateRouter,
+      route: routePath(calculateOperation),
+      calculate: calculateHandler(services),
+      record,
+      answerError: (error) => answerError(error, calculateOperation),
+      corsOrigins,
+      writeTimeoutMs: deps.config.responseWriteTimeoutMs,
+    },
+    app.callback(),
+  );
+}
 
 /** Socket errors that only say the client went away: nothing to report. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     log: (line) => requestLogger.info(line),
     reportFailure: (error) => logger.error({ event: 'unexpected-failure', ...describeError(error) }),
   });
-  const server = createListeningServer(app.callback(), config, (status, kind) => metrics.countLimitResponse(status, kind));
+  const server = createListeningServer(app, config, (status, kind) => metrics.countLimitResponse(status, kind));
   const drainable = makeDrainable(server);
   // A fleet's primary says `listening` once all its workers are.
   await listen(server, config.port, config.host, inFleet ? 'worker-ready' : 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });

@@ -1,21 +1,27 @@
 import type { Middleware } from 'koa';
 
+/** The CORS headers of an answer to an allowed origin, other than a preflight's. */
+export function corsAnswerHeaders(origin: string): { vary: string; 'access-control-allow-origin': string; 'access-control-expose-headers': string } {
+  return { vary: 'origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' };
+}
+
 /** CORS for the listed origins only: GET and POST with a content-type header, no credentials. */
-export function corsMiddleware(origins: readonly string[]): Middleware {
-  const allowed = new Set(origins);
+export function corsMiddleware(origins: ReadonlySet<string>): Middleware {
   return async (ctx, next) => {
     const origin = ctx.get('origin');
-    if (!origin || !allowed.has(origin)) return next();
-    ctx.vary('origin');
-    ctx.set('access-control-allow-origin', origin);
+    if (!origin || !origins.has(origin)) return next();
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
+      ctx.vary('origin');
+      ctx.set('access-control-allow-origin', origin);
       ctx.set('access-control-allow-methods', 'GET, POST');
       ctx.set('access-control-allow-headers', 'content-type');
       ctx.set('access-control-max-age', '600');
       ctx.status = 204;
       return;
     }
-    ctx.set('access-control-expose-headers', 'retry-after');
+    const { vary, ...others } = corsAnswerHeaders(origin);
+    ctx.vary(vary);
+    ctx.set(others);
     await next();
   };
 }

@@ -1,52 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import typeis from 'type-is';
 import { factHelp, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
-import type { AppContext } from '../context.ts';
 import { clientAddress, clientKey } from '../limits/client.ts';
+import type { ParsedQuery } from '../query.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
-import { JSON_CONTENT_TYPE } from './respond.ts';
-import type { OperationHandlers } from './operations.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
 import type { CalculationOutcome } from '../metrics.ts';
 import type { RequestedContext } from '../openapi/error-schemas.ts';
 
+/** A calculate request as the calculate front hands it over: the exchange, the calculator named in the path, the query. */
+export interface CalculateExchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  calculatorId: string;
+  query: ParsedQuery;
+}
+
 /**
  * POST calculate: body limits, then calculator, shape and context, then a calculation place (none
  * while the service is saturated), then admission, then the calculation, all within one budget.
+ * Resolves to the report's bytes for a 200, or to undefined when the client went away before its
+ * body was read (nothing to answer); every other answer is thrown as an ApiProblem.
  */
-export function calculateHandlers(services: Services): OperationHandlers {
+export function calculateHandler(services: Services): (exchange: CalculateExchange) => Promise<Buffer | undefined> {
   const { config } = services;
   const checkQuery = services.queryChecker('runCalculator');
 
-  const runCalculator = async (ctx: AppContext) => {
+  return async ({ request, response, calculatorId, query: rawQuery }) => {
     // The budget runs from the request's arrival: time spent on the body, waiting for admission or
     // behind other work counts, so an answer never comes later than the budget says.
     const deadline = performance.now() + config.calcTimeoutMs;
     let raw: Buffer;
     try {
-      raw = await readBody(ctx.req, config.bodyLimitBytes, config.bodyTimeoutMs);
+      raw = await readBody(request, config.bodyLimitBytes, config.bodyTimeoutMs);
     } catch (error) {
       if (!(error instanceof BodyReadFailure)) throw error;
       if (error.reason === 'client-gone') {
-        ctx.respond = false;
-        ctx.req.socket.destroy();
-        return;
+        request.socket.destroy();
+        return undefined;
       }
       // The rest of the body is never read: answer, then close the connection.
-      ctx.set('connection', 'close');
-      ctx.res.once('finish', () => ctx.req.socket.destroySoon());
+      response.setHeader('connection', 'close');
+      response.once('finish', () => request.socket.destroySoon());
       throw new ApiProblem({ _tag: error.reason === 'too-large' ? 'CalculatorRequestBodyTooLarge' : 'CalculatorRequestBodyTimedOut' });
     }
 
-    const calculatorId = ctx.params.calculatorId!;
-    const query = checkQuery(ctx.query);
-    const { body, issues, context } = decodeEnvelope(services, ctx, raw);
+    const query = checkQuery(rawQuery);
+    const { body, issues, context } = decodeEnvelope(services, request, raw);
     const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
 
     const calculator = plan.def.id;
-    const client = clientKey(clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), config.trustProxyHops));
+    const forwardedFor = request.headers['x-forwarded-for'];
+    const client = clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, config.trustProxyHops));
     if (performance.now() >= deadline) {
       services.metrics.countCalculation(calculator, 'timeout');
       throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
@@ -78,12 +87,8 @@ export function calculateHandlers(services: Services): OperationHandlers {
     services.metrics.countCalculation(calculator, OUTCOMES[result.kind]);
     switch (result.kind) {
       case 'ok':
-        ctx.status = 200;
-        ctx.set('content-type', JSON_CONTENT_TYPE);
-        // Bytes, as the engine writes them: a string body is measured by Koa (Buffer.byteLength) and
-        // encoded again by the socket write.
-        ctx.body = result.body;
-        return;
+        // Bytes, as the engine writes them: a string would be measured and then encoded again.
+        return result.body;
       case 'decode':
         throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });
       case 'calculation':
@@ -94,7 +99,6 @@ export function calculateHandlers(services: Services): OperationHandlers {
         throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
     }
   };
-  return { runCalculator };
 }
 
 const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
@@ -108,11 +112,11 @@ const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
 /** Parses the body and checks its envelope; facts themselves are decoded by the calculator's own schema. */
 function decodeEnvelope(
   services: Services,
-  ctx: AppContext,
+  request: IncomingMessage,
   raw: Buffer,
 ): { body: unknown; issues: InputIssue[]; context: RequestedContext } {
   // The usual header, exactly, spares type-is its parse; anything else is read by it.
-  if (ctx.get('content-type') !== 'application/json' && !ctx.is('application/json')) {
+  if (request.headers['content-type'] !== 'application/json' && !typeis(request, ['application/json'])) {
     return { body: undefined, issues: [{ path: [], message: 'expected a JSON body sent with content-type: application/json' }], context: {} };
   }
   let body: unknown;

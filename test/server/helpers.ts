@@ -55,7 +55,7 @@ export async function startTestServer(options: { config?: Partial<ServiceConfig>
     reportFailure: () => undefined,
     ...options.deps,
   });
-  const server = createListeningServer(app.callback(), config, (status, kind) => options.deps?.metrics?.countLimitResponse(status, kind));
+  const server = createListeningServer(app, config, (status, kind) => options.deps?.metrics?.countLimitResponse(status, kind));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

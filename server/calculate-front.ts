@@ -1,0 +1,83 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type Router from '@koa/router';
+import parseurl from 'parseurl';
+import { corsAnswerHeaders } from './middleware/cors.ts';
+import { watchWrite } from './middleware/write-deadline.ts';
+import { parseQuery } from './query.ts';
+import { EVERY_ANSWER_HEADERS, requestIdOf, type RequestRecorder } from './request-frame.ts';
+import { JSON_CONTENT_TYPE } from './routes/respond.ts';
+import type { CalculateExchange } from './routes/calculate.ts';
+import type { RequestState } from './context.ts';
+
+/** The status a request's log line and metrics give a calculation whose client went away before its body arrived: nothing was answered. */
+export const CLIENT_GONE_STATUS = 499;
+
+export interface CalculateFrontOptions {
+  /** Holds the calculate route: what the front matches a path with, as Koa's router would. */
+  router: Router<RequestState>;
+  /** The route's template, for log lines and metrics. */
+  route: string;
+  calculate: (exchange: CalculateExchange) => Promise<Buffer | undefined>;
+  record: RequestRecorder;
+  /** What an error thrown by the calculation becomes: the contract's answer, counted; unexpected ones reported. */
+  answerError: (error: unknown) => { status: number; body: string; headers: Record<string, string> };
+  corsOrigins: ReadonlySet<string>;
+  writeTimeoutMs: number;
+}
+
+/**
+ * Calculate, the busy route, answered on node:http before Koa sees the request: Koa's context,
+ * middleware chain and router cost a calculate request about as many instructions as the engine's
+ * calculation (see bench/README.md, "The calculate front"). Every other request goes on to Koa.
+ * What Koa's middleware gives every answer, the front gives its own: the request id and headers,
+ * CORS, errors in the contract's shapes, the write deadline, the log line and the metrics, through
+ * the same functions.
+ */
+export function calculateFront(options: CalculateFrontOptions, koa: RequestListener): RequestListener {
+  const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs } = options;
+
+  const answer = async (request: IncomingMessage, response: ServerResponse, exchange: CalculateExchange) => {
+    const startedAt = performance.now();
+    const requestId = requestIdOf(request);
+    let status = 200;
+    let body: Buffer | undefined;
+    const headers: string[] = [];
+    try {
+      body = await calculate(exchange);
+      if (body === undefined) status = CLIENT_GONE_STATUS;
+    } catch (error) {
+      const failed = answerError(error);
+      status = failed.status;
+      body = Buffer.from(failed.body);
+      for (const name in failed.headers) headers.push(name, failed.headers[name]!);
+    }
+    if (body !== undefined) {
+      headers.push('x-request-id', requestId, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length));
+      for (const name in EVERY_ANSWER_HEADERS) headers.push(name, EVERY_ANSWER_HEADERS[name as keyof typeof EVERY_ANSWER_HEADERS]);
+      const origin = request.headers.origin;
+      if (origin !== undefined && corsOrigins.has(origin)) {
+        const cors = corsAnswerHeaders(origin);
+        for (const [name, value] of Object.entries(cors)) headers.push(name, value);
+      }
+      watchWrite(response, writeTimeoutMs);
+      response.writeHead(status, headers);
+      response.end(body);
+    }
+    record(requestId, 'POST', route, status, startedAt);
+  };
+
+  return (request, response) => {
+    if (request.method === 'POST') {
+      const url = parseurl(request);
+      const path = url?.pathname ?? '';
+      const layer = router.match(path, 'POST').pathAndMethod[0];
+      if (layer) {
+        const { calculatorId } = layer.params(path, layer.captures(path), {});
+        const query = parseQuery(typeof url?.query === 'string' ? url.query : '');
+        void answer(request, response, { request, response, calculatorId: calculatorId!, query });
+        return;
+      }
+    }
+    void koa(request, response);
+  };
+}
