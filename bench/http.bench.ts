@@ -12,8 +12,9 @@
  *            --pin (servers on cpu 0, load generator on cpu 1) --profile[=dir] (CPU profile of the service)
  *            --server=<dist/server.js of another build> (A/B: run that build instead of building this one)
  *            --baseline=<git revision> (also run that revision's service on calculate, and print the ratio)
- *            --rounds=<n> (then n rounds of calculate on the service and the bare replay in turn, each
- *                          pair a minute apart at most; the ratio targets are judged on the median pair)
+ *            --rounds=5 (then that many rounds of calculate on the service and the bare replay in turn,
+ *                        each pair back to back; the ratio targets are judged on the median pair;
+ *                        --rounds=1 skips them and judges the single runs)
  *
  * The machine's cores are shared: the load generator needs most of one. The service's calculate
  * scenario warms up longer because each of its worker threads is a V8 isolate that warms up alone.
@@ -54,7 +55,7 @@ const durationS = numberOption('duration', 8);
 const warmupS = numberOption('warmup', 3);
 const calcWarmupS = numberOption('calc-warmup', 10);
 const connections = numberOption('connections', 50);
-const rounds = Math.floor(numberOption('rounds', 1));
+const rounds = Math.floor(numberOption('rounds', 5));
 const wide = Boolean(argument('wide'));
 const pin = Boolean(argument('pin'));
 const profileArg = argument('profile');
