@@ -279,8 +279,8 @@ async function load(scenario: string, port: number, pid: number, makeRequest: ()
 // ---- run ---------------------------------------------------------------------------------------
 
 const results: LoadResult[] = [];
-/** `--rounds`: each round's service and bare replay results, measured back to back. */
-const roundPairs: { served: LoadResult; bare: LoadResult }[] = [];
+/** `--rounds`: each round's service, bare replay and bare engine server results, measured back to back. */
+const roundPairs: { served: LoadResult; bare: LoadResult; engineOnly: LoadResult }[] = [];
 let baselineLabel: string | undefined;
 const loadBefore = loadavg()[0]!;
 const notes: string[] = [];
@@ -387,21 +387,24 @@ try {
   results.push(await load('bare engine calculate', enginePort, engine.child.pid!, calculateRequest, calcWarmupS));
   await stop(engine.child);
 
-  // 4. Rounds: calculate on the service and on the bare replay in turn, both servers up and warm.
-  // The machine's other work moves a rate by 10-20 % from one minute to the next; a pair measured
-  // back to back shares most of it, and the median of several pairs is steadier than one.
+  // 4. Rounds: calculate on the service, the bare replay and the bare engine server in turn, all
+  // three up and warm. The machine's other work moves a rate by 10-20 % from one minute to the next;
+  // runs back to back share most of it, and the median of several rounds is steadier than one.
   if (rounds > 1) {
     const service = await startService('service-rounds');
     await load('service calculate, warm-up for the rounds', service.port, service.child.pid!, calculateRequest, calcWarmupS);
     const replayAgain = startNode('replay-rounds', ['--import', 'tsx', 'bench/replay-server.ts'], { PORT: String(replayPort), REPLAY_FILE: replayFile });
     await ready(replayAgain.child, replayPort, replayAgain.log);
+    const engineAgain = startNode('engine-rounds', ['--import', 'tsx', 'bench/engine-server.ts'], { PORT: String(enginePort), REPLAY_FILE: replayFile });
+    await ready(engineAgain.child, enginePort, engineAgain.log, 90_000, CALCULATE_PATH);
+    await load('bare engine calculate, warm-up for the rounds', enginePort, engineAgain.child.pid!, calculateRequest, calcWarmupS);
     for (let round = 1; round <= rounds; round++) {
       const served = await load(`service calculate, round ${round}`, service.port, service.child.pid!, calculateRequest, 1);
       const bare = await load(`bare replay calculate, round ${round}`, replayPort, replayAgain.child.pid!, calculateRequest, 1);
-      roundPairs.push({ served, bare });
+      const engineOnly = await load(`bare engine calculate, round ${round}`, enginePort, engineAgain.child.pid!, calculateRequest, 1);
+      roundPairs.push({ served, bare, engineOnly });
     }
-    await stop(replayAgain.child);
-    await stop(service.child);
+    for (const child of [engineAgain.child, replayAgain.child, service.child]) await stop(child);
   }
 
   // 5. For the diagnosis: the service with as many calculation places as connections.
@@ -429,7 +432,12 @@ const ratios = { calculate: calc.okPerSec / replayCalc.okPerSec, list: list.okPe
 // core to itself, which a busy shared machine disturbs far less than the rates.
 const cpuRatios = { calculate: replayCalc.cpuUsPer2xx / calc.cpuUsPer2xx, list: replayList.cpuUsPer2xx / list.cpuUsPer2xx, engine: replayCalc.cpuUsPer2xx / engineCalc.cpuUsPer2xx };
 // With rounds, the ratio targets are judged on the median of the pairs, not on the single run above.
-const pairRatios = roundPairs.map(({ served, bare }) => ({ rate: served.okPerSec / bare.okPerSec, cpu: bare.cpuUsPer2xx / served.cpuUsPer2xx }));
+const pairRatios = roundPairs.map(({ served, bare, engineOnly }) => ({
+  rate: served.okPerSec / bare.okPerSec,
+  cpu: bare.cpuUsPer2xx / served.cpuUsPer2xx,
+  ofEngine: served.okPerSec / engineOnly.okPerSec,
+  ofEngineByCpu: engineOnly.cpuUsPer2xx / served.cpuUsPer2xx,
+}));
 const judged =
   pairRatios.length > 0 ? { rate: median(pairRatios.map((pair) => pair.rate)), cpu: median(pairRatios.map((pair) => pair.cpu)), how: `, median of ${pairRatios.length} rounds` } : { rate: ratios.calculate, cpu: cpuRatios.calculate, how: '' };
 const targets = [
@@ -486,8 +494,11 @@ if (json) {
         rounds: pairRatios.map((pair, index) => ({
           serviceOkPerSec: Math.round(roundPairs[index]!.served.okPerSec),
           bareReplayOkPerSec: Math.round(roundPairs[index]!.bare.okPerSec),
+          bareEngineOkPerSec: Math.round(roundPairs[index]!.engineOnly.okPerSec),
           ratio: round(pair.rate, 3),
           cpuRatio: round(pair.cpu, 3),
+          ofBareEngine: round(pair.ofEngine, 3),
+          ofBareEngineByCpu: round(pair.ofEngineByCpu, 3),
         })),
         targets: targets.map(({ target, value, pass }) => ({ target, value: round(value), pass })),
         baseline: baselineCalc
@@ -513,9 +524,17 @@ if (json) {
   say(`service / bare engine (what the service's request path keeps of that ceiling): calculate ${num(calc.okPerSec / engineCalc.okPerSec, 3)}× (2xx/s), ${num(engineCalc.cpuUsPer2xx / calc.cpuUsPer2xx, 3)}× by server CPU per 2xx`);
   for (const [index, pair] of pairRatios.entries()) {
     const { served, bare } = roundPairs[index]!;
-    say(`round ${index + 1}: service ${num(served.okPerSec)}/s (${num(served.cpuUsPer2xx)} µs), bare replay ${num(bare.okPerSec)}/s (${num(bare.cpuUsPer2xx)} µs): ${num(pair.rate, 3)}× (2xx/s), ${num(pair.cpu, 3)}× by server CPU per 2xx`);
+    const { engineOnly } = roundPairs[index]!;
+    say(
+      `round ${index + 1}: service ${num(served.okPerSec)}/s (${num(served.cpuUsPer2xx)} µs), bare replay ${num(bare.okPerSec)}/s (${num(bare.cpuUsPer2xx)} µs), bare engine ${num(engineOnly.okPerSec)}/s (${num(engineOnly.cpuUsPer2xx)} µs): of the replay ${num(pair.rate, 3)}× (2xx/s), ${num(pair.cpu, 3)}× by CPU; of the bare engine ${num(pair.ofEngine, 3)}×, ${num(pair.ofEngineByCpu, 3)}× by CPU`,
+    );
   }
-  if (pairRatios.length > 0) say(`rounds, median: ${num(judged.rate, 3)}× (2xx/s), ${num(judged.cpu, 3)}× by server CPU per 2xx`);
+  if (pairRatios.length > 0) {
+    say(`rounds, median: service / bare replay ${num(judged.rate, 3)}× (2xx/s), ${num(judged.cpu, 3)}× by server CPU per 2xx`);
+    say(
+      `rounds, median: service / bare engine ${num(median(pairRatios.map((pair) => pair.ofEngine)), 3)}× (2xx/s), ${num(median(pairRatios.map((pair) => pair.ofEngineByCpu)), 3)}× by server CPU per 2xx`,
+    );
+  }
   for (const note of notes) say(`note: ${note}`);
   say();
   for (const { target, value, unit, pass } of targets) say(`${pass ? 'PASS' : 'MISS'}  ${target.padEnd(58)} ${num(value, unit === '/s' ? 0 : 2)}${unit === '/s' ? '/s' : ` ${unit}`}`);
