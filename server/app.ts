@@ -139,6 +139,7 @@ export function createApp(deps: AppDeps): RequestListener {
       answerError: (error) => answerError(error, calculateOperation),
       corsOrigins,
       writeTimeoutMs: deps.config.responseWriteTimeoutMs,
+      reportFailure,
     },
     app.callback(),
   );

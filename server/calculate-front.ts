@@ -23,6 +23,8 @@ export interface CalculateFrontOptions {
   answerError: (error: unknown) => { status: number; body: string; headers: Record<string, string> };
   corsOrigins: ReadonlySet<string>;
   writeTimeoutMs: number;
+  /** Where a failure to answer at all is reported (name and stack only). */
+  reportFailure: (error: unknown) => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface CalculateFrontOptions {
  * the same functions.
  */
 export function calculateFront(options: CalculateFrontOptions, koa: RequestListener): RequestListener {
-  const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs } = options;
+  const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs, reportFailure } = options;
 
   const answer = async (request: IncomingMessage, response: ServerResponse, exchange: CalculateExchange) => {
     const startedAt = performance.now();
@@ -53,7 +55,7 @@ export function calculateFront(options: CalculateFrontOptions, koa: RequestListe
     }
     if (body !== undefined) {
       headers.push('x-request-id', requestId, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length));
-      for (const name in EVERY_ANSWER_HEADERS) headers.push(name, EVERY_ANSWER_HEADERS[name as keyof typeof EVERY_ANSWER_HEADERS]);
+      for (const [name, value] of Object.entries(EVERY_ANSWER_HEADERS)) headers.push(name, value);
       const origin = request.headers.origin;
       if (origin !== undefined && corsOrigins.has(origin)) {
         const cors = corsAnswerHeaders(origin);
@@ -74,7 +76,12 @@ export function calculateFront(options: CalculateFrontOptions, koa: RequestListe
       if (layer) {
         const { calculatorId } = layer.params(path, layer.captures(path), {});
         const query = parseQuery(typeof url?.query === 'string' ? url.query : '');
-        void answer(request, response, { request, response, calculatorId: calculatorId!, query });
+        answer(request, response, { request, response, calculatorId: calculatorId!, query }).catch((error: unknown) => {
+          // Only a failure of the front itself lands here (the calculation's own failures are
+          // answered above): reported, and a request left unanswered has its connection closed.
+          reportFailure(error);
+          if (!response.writableEnded) response.destroy();
+        });
         return;
       }
     }

@@ -119,4 +119,26 @@ test('a calculation that fails unexpectedly answers 503 in the calculators\' sha
   }
 });
 
+test('a failure of the front itself is reported, and an answer already given stands', async () => {
+  const reported: unknown[] = [];
+  const service = await startTestServer({
+    deps: {
+      log: () => {
+        throw new Error('log sink broken');
+      },
+      reportFailure: (error) => reported.push(error),
+    },
+  });
+  try {
+    const answered = await calculate(service.url, 'au.income-tax.annual', ANNUAL);
+    assert.is(answered.status, 200);
+    await answered.arrayBuffer();
+    for (let waited = 0; reported.length === 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.is(reported.length, 1);
+    assert.match(String(reported[0]), /log sink broken/);
+  } finally {
+    await service.close();
+  }
+});
+
 test.run();
