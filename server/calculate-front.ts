@@ -10,7 +10,7 @@ import type { CalculateExchange } from './routes/calculate.ts';
 import type { RequestState } from './context.ts';
 
 /** The status a request's log line and metrics give a calculation whose client went away before its body arrived: nothing was answered. */
-export const CLIENT_GONE_STATUS = 499;
+const CLIENT_GONE_STATUS = 499;
 
 export interface CalculateFrontOptions {
   /** Holds the calculate route: what the front matches a path with, as Koa's router would. */
@@ -29,8 +29,9 @@ export interface CalculateFrontOptions {
 
 /**
  * Calculate, the busy route, answered on node:http before Koa sees the request: Koa's context,
- * middleware chain and router cost a calculate request about as many instructions as the engine's
- * calculation (see bench/README.md, "The calculate front"). Every other request goes on to Koa.
+ * middleware chain and router cost a calculate request about a fifth of its instructions, two thirds
+ * as many as the engine's calculation and report (see bench/README.md, "The calculate front").
+ * Every other request goes on to Koa.
  * What Koa's middleware gives every answer, the front gives its own: the request id and headers,
  * CORS, errors in the contract's shapes, the write deadline, the log line and the metrics, through
  * the same functions.
