@@ -1,5 +1,5 @@
 import jsonLogic from 'json-logic-js';
-import { Decimal, isDecimal } from '../money/decimal.ts';
+import { compareDecimals, Decimal, isDecimal } from '../money/decimal.ts';
 import { roundingFunction, type RoundingMode } from '../money/rounding.ts';
 import type { TableSpec, ValueUnit } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
@@ -320,7 +320,7 @@ function compileOperation(
       const evaluate = (scope: Scope): Value => {
         const a = left.evaluate(scope);
         const b = right.evaluate(scope);
-        const same = isDecimal(a) && isDecimal(b) ? a.eq(b) : a === b;
+        const same = isDecimal(a) && isDecimal(b) ? compareDecimals(a, b) === 0 : a === b;
         return same === equal;
       };
       return { evaluate, type: BOOLEAN };
@@ -332,10 +332,10 @@ function compileOperation(
       const between = operator === '<' || operator === '<=';
       const problem = need(count === 2 || (between && count === 3), between ? 'two or three numbers' : 'two numbers') ?? allOf('number', 'numbers');
       if (problem) return problem;
-      const test = { '<': (a: Decimal, b: Decimal) => a.lt(b), '<=': (a: Decimal, b: Decimal) => a.lte(b), '>': (a: Decimal, b: Decimal) => a.gt(b), '>=': (a: Decimal, b: Decimal) => a.gte(b) }[operator];
+      const test = { '<': (order: number) => order < 0, '<=': (order: number) => order <= 0, '>': (order: number) => order > 0, '>=': (order: number) => order >= 0 }[operator];
       const evaluate = (scope: Scope): Value => {
         const values = numbers(scope);
-        for (let index = 0; index + 1 < values.length; index++) if (!test(values[index]!, values[index + 1]!)) return false;
+        for (let index = 0; index + 1 < values.length; index++) if (!test(compareDecimals(values[index]!, values[index + 1]!))) return false;
         return true;
       };
       return { evaluate, type: BOOLEAN };
@@ -389,7 +389,7 @@ function compileOperation(
         let best = asNumber(operands[0]!.evaluate(scope), operator);
         for (let index = 1; index < count; index++) {
           const next = asNumber(operands[index]!.evaluate(scope), operator);
-          if (isMin ? next.lt(best) : next.gt(best)) best = next;
+          if (isMin ? compareDecimals(next, best) < 0 : compareDecimals(next, best) > 0) best = next;
         }
         return best;
       };
@@ -433,12 +433,12 @@ function compileOperation(
 export function matchRow(table: TableValue, amount: Decimal): TableRow {
   const rows = table.rows;
   if (table.spec.bound === 'from') {
-    for (let index = rows.length - 1; index >= 0; index--) if (amount.gte(rows[index]!.bound!)) return rows[index]!;
+    for (let index = rows.length - 1; index >= 0; index--) if (compareDecimals(amount, rows[index]!.bound!) >= 0) return rows[index]!;
     throw new EvaluationFailure('the amount is below the first row of a marginal-rate table');
   }
   const inclusive = table.spec.bound === 'upTo';
   for (const row of rows) {
-    if (row.bound === null || (inclusive ? amount.lte(row.bound) : amount.lt(row.bound))) return row;
+    if (row.bound === null || (inclusive ? compareDecimals(amount, row.bound) <= 0 : compareDecimals(amount, row.bound) < 0)) return row;
   }
   throw new EvaluationFailure('no row of a bracket table applies to the amount');
 }

@@ -1,6 +1,6 @@
 import type { SourceRef } from '../contract/shapes.ts';
 import { RowValue, TableValue, type Value } from '../expressions/values.ts';
-import { isDecimal } from '../money/decimal.ts';
+import { compareDecimals, isDecimal } from '../money/decimal.ts';
 import type { CalculatorPlan, PlanStep } from '../run/plan.ts';
 import type { StepRecord } from '../run/record.ts';
 import type { ReportRun } from './fields.ts';
@@ -73,7 +73,7 @@ function writeTraceNode(step: PlanStep, values: readonly Value[], record: StepRe
   }
   if (intermediates > 0) out.byte(CLOSE_BRACE);
   const result = values[step.outputSlot]!;
-  if (isDecimal(record.raw) && isDecimal(result) && !record.raw.eq(result)) {
+  if (isDecimal(record.raw) && isDecimal(result) && compareDecimals(record.raw, result) !== 0) {
     out.piece(BEFORE_ROUNDING);
     writeDecimal(out, record.raw);
   }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
-import { isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
+import { compareDecimals, isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
 import { JsonBytes } from '../report/json-bytes.ts';
 import { writeReport } from '../report/write.ts';
 import type { InputIssue } from './decode.ts';
@@ -68,7 +68,7 @@ export function intermediatesBeforeRounding(plan: CalculatorPlan, facts: unknown
     const record = executed.records[step.index]!;
     record.letsBeforeRounding?.forEach((amount, slot) => {
       const rounded = record.lets[slot];
-      if (isDecimal(amount) && isDecimal(rounded) && !amount.eq(rounded)) found.set(step.rule.id, { ...found.get(step.rule.id), [step.letNames[slot]!]: amount.toString() });
+      if (isDecimal(amount) && isDecimal(rounded) && compareDecimals(amount, rounded) !== 0) found.set(step.rule.id, { ...found.get(step.rule.id), [step.letNames[slot]!]: amount.toString() });
     });
   }
   return found;

@@ -1,4 +1,4 @@
-import { Decimal, type Decimal as DecimalValue } from '../money/decimal.ts';
+import { compareDecimals, Decimal, type Decimal as DecimalValue } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
 import type { StaticType } from '../expressions/compile.ts';
 import type { RecordValue, Value } from '../expressions/values.ts';
@@ -8,10 +8,11 @@ import type { Money } from '../contract/shapes.ts';
 /** The largest number of cents JSON can carry exactly. */
 export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
 const MAX_CENTS_DECIMAL = new Decimal(MAX_CENTS);
+const MIN_CENTS_DECIMAL = MAX_CENTS_DECIMAL.neg();
 
 /** True when an amount of cents is too large to be given exactly in JSON. */
 export function beyondExactCents(cents: DecimalValue): boolean {
-  return cents.abs().gt(MAX_CENTS_DECIMAL);
+  return compareDecimals(cents, MAX_CENTS_DECIMAL) > 0 || compareDecimals(cents, MIN_CENTS_DECIMAL) < 0;
 }
 
 /**

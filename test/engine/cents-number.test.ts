@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Decimal } from '../../engine/money/decimal.ts';
-import { centsNumber } from '../../engine/run/shapes.ts';
+import { beyondExactCents, centsNumber } from '../../engine/run/shapes.ts';
 
 test('centsNumber gives exactly the number of every safe integer amount, by its fast or slow road', () => {
   fc.assert(
@@ -12,6 +12,24 @@ test('centsNumber gives exactly the number of every safe integer amount, by its 
     { numRuns: 5000, seed: 11 },
   );
   assert.is(centsNumber(new Decimal('14749.8773').toDecimalPlaces(0)), 14750);
+});
+
+test('beyondExactCents: an amount is beyond when JSON cannot carry its cents exactly, either sign', () => {
+  const safe = '9007199254740991'; // 2^53 - 1, the largest integer a JSON number carries exactly
+  for (const [amount, beyond] of [
+    ['0', false],
+    ['-0', false],
+    [safe, false],
+    [`-${safe}`, false],
+    ['9007199254740992', true],
+    ['-9007199254740992', true],
+    ['9007199254740991.5', true],
+    ['1e30', true],
+    ['-1e30', true],
+    ['123456.78', false],
+  ] as const) {
+    assert.is(beyondExactCents(new Decimal(amount)), beyond, amount);
+  }
 });
 
 test.run();
