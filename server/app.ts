@@ -106,19 +106,16 @@ export function createApp(deps: AppDeps): RequestListener {
   const router = new Router<RequestState>({ strict: true, sensitive: true });
   const routers = [calculateRouter, router];
   const calculateOperation = OPERATIONS.find((operation) => operation.operationId === 'runCalculator')!;
-  calculateRouter.post(calculateOperation.operationId, routePath(calculateOperation), () => {
+  const calculatePath = routePath(calculateOperation);
+  calculateRouter.post(calculateOperation.operationId, calculatePath, () => {
     throw new Error('the calculate route is answered by the calculate front, not by Koa');
   });
-  registerOperations(
-    () => router,
-    OPERATIONS.filter((operation) => operation !== calculateOperation),
-    {
-      ...catalogHandlers(services),
-      ...calculatorHandlers(services),
-      ...docsHandlers(services),
-      ...apiDocsHandlers(services),
-    },
-  );
+  registerOperations(router, OPERATIONS.filter((operation) => operation !== calculateOperation), {
+    ...catalogHandlers(services),
+    ...calculatorHandlers(services),
+    ...docsHandlers(services),
+    ...apiDocsHandlers(services),
+  });
   registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
   app.use(router.routes());
@@ -133,7 +130,7 @@ export function createApp(deps: AppDeps): RequestListener {
   return calculateFront(
     {
       router: calculateRouter,
-      route: routePath(calculateOperation),
+      route: calculatePath,
       calculate: calculateHandler(services),
       record,
       answerError: (error) => answerError(error, calculateOperation),

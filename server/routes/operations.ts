@@ -11,12 +11,12 @@ export type OperationHandlers = Readonly<Record<string, OperationHandler>>;
 
 /**
  * Registers each operation of the table at its path and method, named by its operation id, with its
- * handler, on the router `routerFor` gives it. The table is the one list of the API's routes: the
+ * handler, on `router`. The table is the one list of the API's routes: the
  * routers, request validation and the API description all read it. The request's state carries the
  * operation it matched. Throws when an operation has no handler or a handler no operation, so
  * neither can be forgotten.
  */
-export function registerOperations(routerFor: (operation: OperationSpec) => Router<RequestState>, operations: readonly OperationSpec[], handlers: OperationHandlers): void {
+export function registerOperations(router: Router<RequestState>, operations: readonly OperationSpec[], handlers: OperationHandlers): void {
   const unknown = Object.keys(handlers).filter((operationId) => !operations.some((operation) => operation.operationId === operationId));
   if (unknown.length > 0) throw new Error(`handlers for operations the table does not have: ${unknown.join(', ')}`);
   for (const operation of operations) {
@@ -24,7 +24,7 @@ export function registerOperations(routerFor: (operation: OperationSpec) => Rout
     if (!handler) throw new Error(`operation ${operation.operationId} has no handler`);
     // One layer per route, not a layer that notes the operation and then the handler: each layer
     // the router composes is another promise and closure on every request.
-    routerFor(operation)[operation.method](operation.operationId, routePath(operation), (ctx: AppContext, next: Next) => {
+    router[operation.method](operation.operationId, routePath(operation), (ctx: AppContext, next: Next) => {
       ctx.state.operation = operation;
       return handler(ctx, next);
     });

@@ -45,8 +45,8 @@ test('the table and the handlers must name the same operations', () => {
   const router = new Router<RequestState>();
   const handlers = Object.fromEntries(OPERATIONS.map((operation) => [operation.operationId, () => undefined]));
   const { getHealth: _left, ...missingOne } = handlers;
-  assert.throws(() => registerOperations(() => router, OPERATIONS, missingOne), /getHealth has no handler/);
-  assert.throws(() => registerOperations(() => router, OPERATIONS, { ...handlers, deleteEverything: () => undefined }), /deleteEverything/);
+  assert.throws(() => registerOperations(router, OPERATIONS, missingOne), /getHealth has no handler/);
+  assert.throws(() => registerOperations(router, OPERATIONS, { ...handlers, deleteEverything: () => undefined }), /deleteEverything/);
 });
 
 test('an unexpected failure answers as the kind of operation that failed, whatever its path', async () => {
