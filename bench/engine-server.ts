@@ -1,14 +1,17 @@
 /**
  * A bare node:http server that answers the take-home calculate route with the service's own
  * calculation (`calculate`, the same engine, packs and response body) and the headers captured from
- * the service, and nothing else: no framework, limits, logs or metrics. What any request path
- * around today's engine could reach at best, beside the replay server, which computes nothing.
+ * the service, its answers written in batches as the service writes them (server/answer-batch.ts),
+ * and nothing else: no framework, limits, logs or metrics. What any request path around today's
+ * engine could reach at best, beside the replay server, which computes nothing.
  *
  *   REPLAY_FILE=captured.json PORT=4100 tsx bench/engine-server.ts
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { answerBatch } from '../server/answer-batch.ts';
 import { calculate } from '../server/calculation/calculate.ts';
+import { DEFAULT_CONFIG } from '../server/config.ts';
 import { loadShipped, TAKE_HOME } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
 
@@ -26,6 +29,10 @@ const path = captured.path;
 // The service's headers but its length, which is each answer's own.
 const headers = captured.headers.filter(([name]) => name.toLowerCase() !== 'content-length').flat();
 
+const sendSoon = answerBatch(DEFAULT_CONFIG.answerBatchMax, (error) => {
+  throw error;
+});
+
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,8 +48,10 @@ const server = createServer((request, response) => {
       return;
     }
     const body = result.body;
-    response.writeHead(200, [...headers, 'content-length', String(body.length)]);
-    response.end(body);
+    sendSoon(() => {
+      response.writeHead(200, [...headers, 'content-length', String(body.length)]);
+      response.end(body);
+    });
   });
 });
 server.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ event: 'listening', port })}\n`));

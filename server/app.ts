@@ -136,6 +136,7 @@ export function createApp(deps: AppDeps): RequestListener {
       answerError: (error) => answerError(error, calculateOperation),
       corsOrigins,
       writeTimeoutMs: deps.config.responseWriteTimeoutMs,
+      answerBatchMax: deps.config.answerBatchMax,
       reportFailure,
     },
     app.callback(),

@@ -4,6 +4,7 @@ import parseurl from 'parseurl';
 import { corsAnswerHeaders } from './middleware/cors.ts';
 import { watchWrite } from './middleware/write-deadline.ts';
 import { parseQuery } from './query.ts';
+import { answerBatch } from './answer-batch.ts';
 import { EVERY_ANSWER_HEADERS, requestIdOf, type RequestRecorder } from './request-frame.ts';
 import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import type { CalculateExchange } from './routes/calculate.ts';
@@ -23,6 +24,8 @@ export interface CalculateFrontOptions {
   answerError: (error: unknown) => { status: number; body: string; headers: Record<string, string> };
   corsOrigins: ReadonlySet<string>;
   writeTimeoutMs: number;
+  /** Most answers written together at the end of a turn of the event loop (see answer-batch.ts); 1 writes each as soon as it is ready. */
+  answerBatchMax: number;
   /** Where a failure to answer at all is reported (name and stack only). */
   reportFailure: (error: unknown) => void;
 }
@@ -37,7 +40,14 @@ export interface CalculateFrontOptions {
  * the same functions.
  */
 export function calculateFront(options: CalculateFrontOptions, koa: RequestListener): RequestListener {
-  const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs, reportFailure } = options;
+  const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs, answerBatchMax, reportFailure } = options;
+  const sendSoon = answerBatch(answerBatchMax, reportFailure);
+  // Only a failure of the front itself lands here (the calculation's own failures are answered):
+  // reported, and a request left unanswered has its connection closed.
+  const failed = (response: ServerResponse, error: unknown) => {
+    reportFailure(error);
+    if (!response.writableEnded) response.destroy();
+  };
 
   const answer = async (request: IncomingMessage, response: ServerResponse, exchange: CalculateExchange) => {
     const startedAt = performance.now();
@@ -49,10 +59,10 @@ export function calculateFront(options: CalculateFrontOptions, koa: RequestListe
       body = await calculate(exchange);
       if (body === undefined) status = CLIENT_GONE_STATUS;
     } catch (error) {
-      const failed = answerError(error);
-      status = failed.status;
-      body = Buffer.from(failed.body);
-      for (const name in failed.headers) headers.push(name, failed.headers[name]!);
+      const problem = answerError(error);
+      status = problem.status;
+      body = Buffer.from(problem.body);
+      for (const name in problem.headers) headers.push(name, problem.headers[name]!);
     }
     if (body !== undefined) {
       headers.push('x-request-id', requestId, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length));
@@ -62,11 +72,19 @@ export function calculateFront(options: CalculateFrontOptions, koa: RequestListe
         const cors = corsAnswerHeaders(origin);
         for (const [name, value] of Object.entries(cors)) headers.push(name, value);
       }
-      watchWrite(response, writeTimeoutMs);
-      response.writeHead(status, headers);
-      response.end(body);
-    }
-    record(requestId, 'POST', route, status, startedAt);
+      const bytes = body;
+      // The log line's duration includes the wait for the batch: it is when the answer left.
+      sendSoon(() => {
+        try {
+          watchWrite(response, writeTimeoutMs);
+          response.writeHead(status, headers);
+          response.end(bytes);
+          record(requestId, 'POST', route, status, startedAt);
+        } catch (error) {
+          failed(response, error);
+        }
+      });
+    } else record(requestId, 'POST', route, status, startedAt);
   };
 
   return (request, response) => {
@@ -77,12 +95,7 @@ export function calculateFront(options: CalculateFrontOptions, koa: RequestListe
       if (layer) {
         const { calculatorId } = layer.params(path, layer.captures(path), {});
         const query = parseQuery(typeof url?.query === 'string' ? url.query : '');
-        answer(request, response, { request, response, calculatorId: calculatorId!, query }).catch((error: unknown) => {
-          // Only a failure of the front itself lands here (the calculation's own failures are
-          // answered above): reported, and a request left unanswered has its connection closed.
-          reportFailure(error);
-          if (!response.writableEnded) response.destroy();
-        });
+        answer(request, response, { request, response, calculatorId: calculatorId!, query }).catch((error: unknown) => failed(response, error));
         return;
       }
     }

@@ -56,6 +56,8 @@ export interface ServiceConfig {
   maxConnectionsPerClient: number;
   /** How long writing a response to a client may take before the connection is closed. */
   responseWriteTimeoutMs: number;
+  /** Most calculate answers written together at the end of a turn of the event loop; 1 writes each as soon as it is ready. */
+  answerBatchMax: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxHeaderBytes: number;
@@ -88,6 +90,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   maxConnections: 1024,
   maxConnectionsPerClient: 256,
   responseWriteTimeoutMs: 30_000,
+  answerBatchMax: 32,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
@@ -173,6 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     // Behind proxies the peer is a proxy, which carries many clients' connections.
     maxConnectionsPerClient: integer('MAX_CONNECTIONS_PER_CLIENT', trustProxyHops > 0 ? 0 : DEFAULT_CONFIG.maxConnectionsPerClient, 0, 100_000),
     responseWriteTimeoutMs: integer('RESPONSE_WRITE_TIMEOUT_MS', DEFAULT_CONFIG.responseWriteTimeoutMs, 100, 600_000),
+    answerBatchMax: integer('ANSWER_BATCH_MAX', DEFAULT_CONFIG.answerBatchMax, 1, 1024),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', DEFAULT_CONFIG.headersTimeoutMs, 100, 600_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 100, 600_000),
     maxHeaderBytes: integer('MAX_HEADER_BYTES', DEFAULT_CONFIG.maxHeaderBytes, 1024, 1024 * 1024),

@@ -37,6 +37,30 @@ test('a calculate answer, 200 or error, carries the request id, the headers of e
   }
 });
 
+test('answers written in batches each reach their own request, 200s and errors alike, whatever the batch size', async () => {
+  // Taxable incomes, one a request; the last is refused (a fact of the wrong kind).
+  const bodies = [...Array.from({ length: 23 }, (_, index) => ({ facts: { taxableIncome: money(1_800_000 + index * 731_300) } })), { facts: { taxableIncome: 12 } }];
+  const post = (url: string, body: unknown, requestId: string) =>
+    fetch(`${url}${CALCULATE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) });
+  for (const answerBatchMax of [1, 4, 32]) {
+    const service = await startTestServer({ config: { answerBatchMax, rateLimitMax: 0 } });
+    try {
+      // Each alone first, then all at once: the same answer for the same body.
+      const alone: string[] = [];
+      for (const [index, body] of bodies.entries()) alone.push(await (await post(service.url, body, `alone-${index}`)).text());
+      const together = await Promise.all(bodies.map((body, index) => post(service.url, body, `together-${index}`)));
+      for (const [index, response] of together.entries()) {
+        assert.is(response.headers.get('x-request-id'), `together-${index}`);
+        assert.is(response.status, index === bodies.length - 1 ? 400 : 200);
+        assert.is(await response.text(), alone[index], `answer ${index} with batches of ${answerBatchMax}`);
+      }
+      assert.is(new Set(alone).size, bodies.length, 'every body gets an answer of its own');
+    } finally {
+      await service.close();
+    }
+  }
+});
+
 test('CORS headers on calculate answers for a listed origin, with retry-after exposed on a 429', async () => {
   const service = await startTestServer({ config: { corsOrigins: ['https://app.example.com'], rateLimitMax: 1 } });
   const post = (origin: string) =>

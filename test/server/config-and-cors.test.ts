@@ -25,7 +25,9 @@ test('every setting is read from its variable', () => {
     BODY_TIMEOUT_MS: '1000',
     TRUST_PROXY: '2',
     CORS_ORIGINS: 'https://app.example.com, https://admin.example.com',
+    ANSWER_BATCH_MAX: '1',
   });
+  assert.is(config.answerBatchMax, 1);
   assert.equal(
     [config.host, config.port, config.rateLimitMax, config.rateLimitWindowSeconds, config.calcConcurrency, config.calcTimeoutMs, config.bodyLimitBytes, config.bodyTimeoutMs, config.trustProxyHops],
     ['0.0.0.0', 4100, 0, 30, 2, 2500, 1024, 1000, 2],
@@ -35,12 +37,12 @@ test('every setting is read from its variable', () => {
 
 test('invalid settings are all reported at once, by name, without their values', () => {
   try {
-    readConfig({ PORT: '70000', BODY_LIMIT_BYTES: 'lots', TRUST_PROXY: 'yes', CORS_ORIGINS: 'not an origin', REDIS_URL: 'cache.internal:6379' });
+    readConfig({ PORT: '70000', BODY_LIMIT_BYTES: 'lots', TRUST_PROXY: 'yes', CORS_ORIGINS: 'not an origin', REDIS_URL: 'cache.internal:6379', ANSWER_BATCH_MAX: '0' });
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, ConfigError);
     const message = (error as Error).message;
-    for (const name of ['PORT', 'BODY_LIMIT_BYTES', 'TRUST_PROXY', 'CORS_ORIGINS', 'REDIS_URL']) assert.match(message, name);
+    for (const name of ['PORT', 'BODY_LIMIT_BYTES', 'TRUST_PROXY', 'CORS_ORIGINS', 'REDIS_URL', 'ANSWER_BATCH_MAX']) assert.match(message, name);
     assert.not.match(message, /lots|70000|not an origin|cache\.internal/);
   }
 });
