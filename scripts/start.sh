@@ -4,10 +4,14 @@
 # itself, not a shell that would die and leave the server orphaned.
 cd "$(dirname "$0")/.." || exit 1
 scripts/build-if-stale.sh || exit 1
-# glibc's malloc serves requests of 32 KiB and more from mmap instead of its arenas, so what V8's
-# background threads free goes back to the system: about 10 MB less resident under load, and no
-# throughput cost measured. An operator's own setting wins; musl-based images ignore it.
-export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-32768}"
+# glibc's malloc serves requests of 128 KiB and more from mmap instead of its arenas, so what V8's
+# background threads free goes back to the system: 5-12 MB less resident under load than glibc's
+# own sliding threshold (Node.js 20 to 26, one run each). Not lower: Node.js 24 and 26 allocate a
+# 64 KiB buffer for each socket read, and at 32 KiB (this script's value until 27 November) each
+# one was mapped, faulted in and unmapped: 2.4-3.4 page faults and about a fifth more CPU per
+# calculate answer on Node.js 26, for 3 MB less. An operator's own setting wins; musl-based images
+# ignore it.
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 # A young generation of 2 MB per semi-space (V8's default is 16 MB; this script set 8 until
 # 27 November): almost everything a request allocates dies young, so a small one costs 2-6 % more
 # instructions per request (bench:instructions, two runs) and holds about 16 MB less under load.

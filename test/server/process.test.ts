@@ -161,8 +161,8 @@ test("npm start sets glibc's malloc threshold for the server unless the operator
   const inherited = process.env.MALLOC_MMAP_THRESHOLD_;
   delete process.env.MALLOC_MMAP_THRESHOLD_;
   try {
-    assert.is(await thresholdOf({}), 'MALLOC_MMAP_THRESHOLD_=32768');
-    assert.is(await thresholdOf({ MALLOC_MMAP_THRESHOLD_: '131072' }), 'MALLOC_MMAP_THRESHOLD_=131072');
+    assert.is(await thresholdOf({}), 'MALLOC_MMAP_THRESHOLD_=131072');
+    assert.is(await thresholdOf({ MALLOC_MMAP_THRESHOLD_: '262144' }), 'MALLOC_MMAP_THRESHOLD_=262144');
   } finally {
     if (inherited !== undefined) process.env.MALLOC_MMAP_THRESHOLD_ = inherited;
   }
