@@ -37,7 +37,8 @@ export interface CalculateFrontOptions {
  * Every other request goes on to Koa.
  * What Koa's middleware gives every answer, the front gives its own: the request id and headers,
  * CORS, errors in the contract's shapes, the write deadline, the log line and the metrics, through
- * the same functions.
+ * the same functions. Its answers leave in batches, at the end of a turn of the event loop
+ * (answer-batch.ts).
  */
 export function calculateFront(options: CalculateFrontOptions, koa: RequestListener): RequestListener {
   const { router, route, calculate, record, answerError, corsOrigins, writeTimeoutMs, answerBatchMax, reportFailure } = options;
