@@ -16,6 +16,9 @@
  *                        each pair back to back; the ratio targets are judged on the median pair;
  *                        --rounds=1 skips them and judges the single runs)
  *
+ * It ends with a 1,000-item pay run against the same 1,000 single requests, by server CPU
+ * (`npm run bench:pay-run` runs that comparison alone).
+ *
  * The machine's cores are shared: the load generator needs most of one. The service's calculate
  * scenario warms up longer because each of its worker threads is a V8 isolate that warms up alone.
  */
@@ -28,7 +31,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatSummary, loadSourceMapsFor, summarizeProfile, type CpuProfile } from './lib/cpuprofile.ts';
 import { prepareDirectTakeHome, type PayFacts } from './lib/direct.ts';
-import { takeHomeInputs } from './lib/inputs.ts';
+import { mixedPayRunWork, takeHomeInputs } from './lib/inputs.ts';
+import { payRunCpu, type PayRunCpu } from './lib/pay-run-cpu.ts';
 import { median } from './lib/measure.ts';
 import { send } from './lib/send.ts';
 import { loadShipped, PROJECT_ROOT } from './lib/packs.ts';
@@ -284,6 +288,7 @@ const roundPairs: { served: LoadResult; bare: LoadResult; engineOnly: LoadResult
 let baselineLabel: string | undefined;
 const loadBefore = loadavg()[0]!;
 const notes: string[] = [];
+let payRun: PayRunCpu | undefined;
 const profileSections: string[] = [];
 try {
   if (pin) {
@@ -413,6 +418,13 @@ try {
     results.push(await load(`service calculate, CALC_CONCURRENCY=${connections}`, widened.port, widened.child.pid!, calculateRequest, Math.max(calcWarmupS, 20)));
     await stop(widened.child);
   }
+
+  // 6. A pay run of 1,000 calculations against the same 1,000 as single requests, by server CPU.
+  const payRunService = await startService('service-pay-runs', { API_EXTENSIONS: 'pay-runs' });
+  const { catalog: shippedCatalog, annual: annualPlan } = loadShipped();
+  const payPlans = shippedCatalog.plans.filter((plan) => plan.context.taxYear === takeHome.context.taxYear && plan.def.factsSchemaName === takeHome.def.factsSchemaName);
+  payRun = await payRunCpu({ port: payRunService.port, pid: payRunService.child.pid!, work: mixedPayRunWork(payPlans, annualPlan, 1000), rounds: 5 });
+  await stop(payRunService.child);
 } finally {
   for (const child of [...started]) await stop(child);
 }
@@ -447,7 +459,9 @@ const targets = [
   { target: `calculate p99 < ${TARGETS.p99Ms} ms at ${connections} connections (2xx)`, value: calc.p99Ms, unit: 'ms', pass: calc.p99Ms < TARGETS.p99Ms },
   { target: `list ≥ ${TARGETS.perSec.toLocaleString('en')} requests/s`, value: list.okPerSec, unit: '/s', pass: list.okPerSec >= TARGETS.perSec },
   { target: `list p99 < ${TARGETS.p99Ms} ms at ${connections} connections`, value: list.p99Ms, unit: 'ms', pass: list.p99Ms < TARGETS.p99Ms },
+  { target: 'a 1,000-item pay run < 1,000 single requests (server CPU)', value: payRun!.ratio, unit: '×', pass: payRun!.ratio < 1 },
 ];
+notes.push(`pay run: server CPU for ${payRun!.items} calculations, median of ${payRun!.rounds} rounds: singles ${payRun!.singlesCpuMs.toFixed(0)} ms, one pay run ${payRun!.payRunCpuMs.toFixed(0)} ms`);
 const baselineCalc = results.find((result) => result.scenario === 'baseline calculate');
 if (baselineCalc) {
   notes.push(

@@ -6,7 +6,8 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
 import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
-import { OPERATIONS, routePath, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
+import { OPERATIONS, routePath, servedOperations, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
+import { PAY_RUN_ITEM_HEAD, PAY_RUN_ITEM_ID, payRunEnvelope, payRunSchemas } from './openapi/pay-run-schemas.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
 import { monitorEventLoop } from './limits/load.ts';
@@ -20,6 +21,7 @@ import { calculateHandler } from './routes/calculate.ts';
 import { calculatorHandlers } from './routes/calculators.ts';
 import { catalogHandlers } from './routes/catalog.ts';
 import { docsHandlers } from './routes/docs.ts';
+import { payRunHandlers } from './routes/pay-runs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
 import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
@@ -110,11 +112,12 @@ export function createApp(deps: AppDeps): RequestListener {
   calculateRouter.post(calculateOperation.operationId, calculatePath, () => {
     throw new Error('the calculate route is answered by the calculate front, not by Koa');
   });
-  registerOperations(router, OPERATIONS.filter((operation) => operation !== calculateOperation), {
+  registerOperations(router, services.operations.filter((operation) => operation !== calculateOperation), {
     ...catalogHandlers(services),
     ...calculatorHandlers(services),
     ...docsHandlers(services),
     ...apiDocsHandlers(services),
+    ...(services.payRun ? payRunHandlers(services, services.payRun) : {}),
   });
   registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
@@ -151,17 +154,22 @@ function createServices(deps: AppDeps): Services {
   if (!values.taxYears.includes(values.defaultTaxYear)) {
     throw new Error(`the default tax year must be one of the catalog's tax years (${values.taxYears.join(', ')})`);
   }
+  const operations = servedOperations(deps.config.apiExtensions);
+  const payRuns = deps.config.apiExtensions.has('pay-runs');
   const components = componentSchemas(deps.catalog, values);
+  if (payRuns) Object.assign(components, payRunSchemas(deps.catalog, deps.config.payRunMaxItems, (facts) => calculatorRunRequestSchema(facts, values)));
   const compile = createSchemaCompiler(components);
   const checkers = new Map(
-    OPERATIONS.map((operation) => [operation.operationId, createQueryChecker(operation.query.map((parameter) => servedParameter(parameter, values)), compile)]),
+    operations.map((operation) => [operation.operationId, createQueryChecker(operation.query.map((parameter) => servedParameter(parameter, values)), compile)]),
   );
   const examples = calculatorsById(deps.catalog).flatMap((plan) => {
     const example = exampleRequest(plan);
     return example ? [[plan.def.id, example] as const] : [];
   });
-  const document = buildOpenApiDocument(components, values, Object.fromEntries(examples));
+  const document = buildOpenApiDocument(components, values, Object.fromEntries(examples), operations);
   return {
+    operations,
+    payRun: payRuns ? { envelope: compile(payRunEnvelope(components.PayRunRequest!)), itemHead: compile(PAY_RUN_ITEM_HEAD), itemId: compile(PAY_RUN_ITEM_ID) } : undefined,
     catalog: deps.catalog,
     defaultTaxYear: values.defaultTaxYear,
     config: deps.config,

@@ -66,7 +66,17 @@ export interface ServiceConfig {
   /** Port of the admin listener (liveness, readiness, metrics); undefined means there is none. */
   adminPort: number | undefined;
   adminHost: string;
+  /** Routes beyond the contract that the operator turned on (API_EXTENSIONS); none by default, so the service is exactly the contract. */
+  apiExtensions: ReadonlySet<ApiExtension>;
+  /** Most items one pay run may hold. */
+  payRunMaxItems: number;
+  /** Largest accepted pay-run body, in bytes. */
+  payRunBodyLimitBytes: number;
 }
+
+/** The routes an operator may add to the contract's: whole pay runs in one request, and the MCP endpoint. */
+export const API_EXTENSIONS = ['pay-runs', 'mcp'] as const;
+export type ApiExtension = (typeof API_EXTENSIONS)[number];
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   host: '127.0.0.1',
@@ -98,6 +108,10 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   drainTimeoutMs: 8_000,
   adminPort: undefined,
   adminHost: '127.0.0.1',
+  apiExtensions: new Set(),
+  payRunMaxItems: 1000,
+  // A thousand items of a few hundred bytes each, with room to spare.
+  payRunBodyLimitBytes: 2 * 1024 * 1024,
 };
 
 /** How a tax year is written in settings, as in a pack's `taxYear.id`. */
@@ -154,6 +168,12 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   if (Array.isArray(taxYears) && !taxYears.every((year) => TAX_YEAR.test(year))) {
     problems.push('TAX_YEARS must be all or a comma-separated list of tax years written YYYY-YY, such as the taxYear of a rule pack');
   }
+  const extensionsSetting = (env.API_EXTENSIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const apiExtensions = new Set<ApiExtension>(extensionsSetting.includes('all') ? API_EXTENSIONS : []);
+  for (const name of extensionsSetting) {
+    if ((API_EXTENSIONS as readonly string[]).includes(name)) apiExtensions.add(name as ApiExtension);
+    else if (name !== 'all') problems.push(`API_EXTENSIONS must be all or a comma-separated list of ${API_EXTENSIONS.join(', ')}`);
+  }
   const defaultTaxYear = env.DEFAULT_TAX_YEAR?.trim() || null;
   if (defaultTaxYear !== null && !TAX_YEAR.test(defaultTaxYear)) problems.push('DEFAULT_TAX_YEAR must be a tax year written YYYY-YY');
   const config: ServiceConfig = {
@@ -183,6 +203,9 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     drainTimeoutMs: integer('DRAIN_TIMEOUT_MS', DEFAULT_CONFIG.drainTimeoutMs, 1, 600_000),
     adminPort: env.ADMIN_PORT === undefined || env.ADMIN_PORT.trim() === '' ? undefined : integer('ADMIN_PORT', 0, 0, 65535),
     adminHost,
+    apiExtensions,
+    payRunMaxItems: integer('PAY_RUN_MAX_ITEMS', DEFAULT_CONFIG.payRunMaxItems, 1, 10_000),
+    payRunBodyLimitBytes: integer('PAY_RUN_BODY_LIMIT_BYTES', DEFAULT_CONFIG.payRunBodyLimitBytes, 1, 64 * 1024 * 1024),
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
     taxYears,
     defaultTaxYear,

@@ -7,7 +7,18 @@ import type { LoadMonitor } from './limits/load.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { ServiceMetrics } from './metrics.ts';
+import type { OperationSpec } from './openapi/operations.ts';
 import type { createQueryChecker } from './query.ts';
+
+/** The validators a pay run is checked with, compiled from its schemas (see openapi/pay-run-schemas.ts). */
+export interface PayRunValidators {
+  /** The body: an object with a list of items of the allowed length; not the items themselves. */
+  envelope: ValidateFunction;
+  /** What an item names before its calculation is checked: its id and calculator. */
+  itemHead: ValidateFunction;
+  /** An item's id on its own, so that an item with a usable id keeps it in its result whatever else is wrong. */
+  itemId: ValidateFunction;
+}
 
 /** Everything the routes use, worked out once when the app is built. */
 export interface Services {
@@ -21,6 +32,10 @@ export interface Services {
   load: LoadMonitor;
   metrics: ServiceMetrics;
   docs: DocsSite | undefined;
+  /** The operations served: the contract's, and those of the API extensions turned on. */
+  operations: readonly OperationSpec[];
+  /** How a pay run is checked, when pay runs are served. */
+  payRun: PayRunValidators | undefined;
   /** The query checker of an operation, from the operations table. */
   queryChecker(operationId: string): ReturnType<typeof createQueryChecker>;
   /** Validates the calculate body's envelope: facts object, jurisdiction, taxYear, nothing else. */

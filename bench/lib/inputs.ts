@@ -64,3 +64,15 @@ export function annualInputs(plan: CalculatorPlan, count: number, seed = 2): Ann
   }
   return inputs;
 }
+
+/**
+ * A pay run's worth of calculations, in turn over the calculators given: pay calculators on varied
+ * pay, the annual calculator on varied income (every third item).
+ */
+export function mixedPayRunWork(pay: readonly CalculatorPlan[], annual: CalculatorPlan, count: number): { calculatorId: string; facts: unknown }[] {
+  const payInputs = takeHomeInputs(pay[0]!, count, 11);
+  const incomes = annualInputs(annual, count, 12);
+  return Array.from({ length: count }, (_, index) =>
+    index % 3 === 2 ? { calculatorId: annual.def.id, facts: incomes[index]! } : { calculatorId: pay[index % pay.length]!.def.id, facts: payInputs[index]! },
+  );
+}

@@ -1,4 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import { isIP, isIPv4 } from 'node:net';
+
+/** The key a request's client is counted under (see clientAddress and clientKey). */
+export function requestClientKey(request: IncomingMessage, trustedHops: number): string {
+  const forwardedFor = request.headers['x-forwarded-for'];
+  return clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, trustedHops));
+}
 
 /**
  * The address of the client a request comes from. Without trusted proxies it is the connection's

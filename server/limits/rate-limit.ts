@@ -4,12 +4,16 @@ import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes
 import { DEFAULT_CONFIG, type ServiceConfig } from '../config.ts';
 import type { StoreEvent } from './redis-store.ts';
 
-/** The verdict on one calculation request. */
-export type Admission = 'admitted' | 'limited' | 'unavailable';
+/**
+ * The verdict on calculations a client asks for: how many of them may run now (the first ones, up to
+ * what is left of the client's window), or `unavailable` when the store could not tell.
+ */
+export type Admission = number | 'unavailable';
 
-/** Decides whether a client may start another calculation now. */
+/** Decides how many more calculations a client may start now. */
 export interface RateLimiter {
-  admit(client: string): Promise<Admission>;
+  /** `count` calculations asked for at once (a pay run's items), 1 by default. */
+  admit(client: string, count?: number): Promise<Admission>;
 }
 
 /**
@@ -29,20 +33,24 @@ const KEY_PREFIX = 'tax-rules-api:calculations';
  * primary costs a request a quick 503, never a hang. `max` 0 turns limiting off.
  */
 export function createRateLimiter(options: { max: number; windowSeconds: number; store?: RateLimitStore; timeoutMs?: number }): RateLimiter {
-  if (options.max === 0) return { admit: async () => 'admitted' };
+  const { max } = options;
+  if (max === 0) return { admit: async (_client, count = 1) => count };
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONFIG.rateLimitStoreTimeoutMs;
-  const limiter = limiterOver(options.store ?? { kind: 'memory' }, options.max, options.windowSeconds, timeoutMs);
-  const verdict = (client: string): Promise<Admission> =>
-    limiter.consume(client, 1).then(
-      () => 'admitted',
-      (rejection: unknown) => (rejection instanceof RateLimiterRes ? 'limited' : 'unavailable'),
+  const limiter = limiterOver(options.store ?? { kind: 'memory' }, max, options.windowSeconds, timeoutMs);
+  // The store adds every point asked for, refused or not, in one atomic step, and answers with the
+  // window's count after it: the calculations counted at or under `max` are the ones admitted, so
+  // single calls and pay runs from one client, in any process, share the window exactly.
+  const verdict = (client: string, count = 1): Promise<Admission> =>
+    limiter.consume(client, count).then(
+      () => count,
+      (rejection: unknown) => (rejection instanceof RateLimiterRes ? Math.min(count, Math.max(0, max - (rejection.consumedPoints - count))) : 'unavailable'),
     );
   if (options.store === undefined || options.store.kind === 'memory') return { admit: verdict };
   return {
-    admit: (client) =>
+    admit: (client, count) =>
       new Promise((resolve) => {
         const timer = setTimeout(() => resolve('unavailable'), timeoutMs);
-        void verdict(client).then((admission) => {
+        void verdict(client, count).then((admission) => {
           clearTimeout(timer);
           resolve(admission);
         });

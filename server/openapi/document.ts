@@ -1,14 +1,20 @@
 import { OpenApiBuilder, type HeadersObject, type OpenAPIObject, type OperationObject, type ParameterObject, type RequestBodyObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { JsonSchema } from '../../engine/index.ts';
-import { documentedResponses, OPERATIONS } from './operations.ts';
+import { documentedResponses, OPERATIONS, type OperationSpec } from './operations.ts';
 import type { CatalogValues } from './components.ts';
 import { CALCULATOR_ID_PATH, servedParameter } from './parameters.ts';
 
 /**
  * The OpenAPI 3.1 document of the API, built from the operations table and the component schemas.
- * `requestExamples`: an example body of calculate per calculator id.
+ * `requestExamples`: an example body of calculate per calculator id. `operations`: those served, by
+ * default the contract's.
  */
-export function buildOpenApiDocument(components: Record<string, JsonSchema>, values: CatalogValues, requestExamples: Record<string, unknown> = {}): OpenAPIObject {
+export function buildOpenApiDocument(
+  components: Record<string, JsonSchema>,
+  values: CatalogValues,
+  requestExamples: Record<string, unknown> = {},
+  operations: readonly OperationSpec[] = OPERATIONS,
+): OpenAPIObject {
   const { calculatorIds, taxYears, defaultTaxYear } = values;
   const years = taxYears.length === 1 ? `the ${taxYears[0]} income year` : `the ${taxYears.slice(0, -1).join(', ')} and ${taxYears.at(-1)} income years (${defaultTaxYear} unless a request names another)`;
   const builder = OpenApiBuilder.create()
@@ -37,7 +43,7 @@ export function buildOpenApiDocument(components: Record<string, JsonSchema>, val
   for (const [name, schema] of Object.entries(components)) builder.addSchema(name, schema as SchemaObject);
 
   const paths = new Map<string, Record<string, OperationObject>>();
-  for (const operation of OPERATIONS) {
+  for (const operation of operations) {
     const parameters: ParameterObject[] = [];
     if (operation.calculatorIdInPath) {
       parameters.push({

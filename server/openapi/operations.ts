@@ -1,3 +1,4 @@
+import type { ApiExtension } from '../config.ts';
 import {
   CALCULATOR_QUERY,
   DOCS_PATH_QUERY,
@@ -44,6 +45,8 @@ export interface OperationSpec {
   calculatorIdInPath?: boolean;
   requestBody?: string;
   responses: Record<string, ResponseSpec>;
+  /** The setting of API_EXTENSIONS that serves this operation; the contract's operations have none and are always served. */
+  extension?: ApiExtension;
 }
 
 /** Every path answers a method it does not take with 405; the operation is where a reader looks for it. */
@@ -278,6 +281,38 @@ export const OPERATIONS: readonly OperationSpec[] = [
     },
   },
 ];
+
+/** Operations beyond the contract, each served only when API_EXTENSIONS names its extension. */
+export const EXTENSION_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'runPayRun',
+    method: 'post',
+    path: '/api/v1/pay-runs',
+    tag: 'Calculators',
+    extension: 'pay-runs',
+    summary: 'Run a whole pay run',
+    description:
+      'Runs many calculations in one request: each item names its calculator and carries what calculate takes (facts and, optionally, jurisdiction, taxYear and help). ' +
+      'Each item is answered with the status and body calculate would have given it, in the order of the request, so one bad item never fails the run. ' +
+      'The rate limit counts items: the first items that fit in what is left of the client\'s window run, the rest are answered 429. ' +
+      'The run has one time budget: items not finished within it are answered 504.',
+    query: [],
+    requestBody: 'PayRunRequest',
+    responses: {
+      '200': { description: 'One result per item, in order.', schema: 'PayRunResponse' },
+      '400': { description: 'The body is not a JSON object with a list of items of the allowed length, or the query names a parameter (this route takes none).', schema: 'MetadataBadRequestError' },
+      '408': { description: 'The body was not received within five seconds.', schema: 'RequestTimeoutError' },
+      '413': { description: 'The body is over the pay-run body limit.', schema: 'PayloadTooLargeError' },
+      '503': { description: 'The service is saturated, or admission could not be decided: no item was run.', schema: 'UnavailableError' },
+    },
+  },
+];
+
+/** The operations a service serves: the contract's, and those of the extensions it was asked for. */
+export function servedOperations(extensions: ReadonlySet<ApiExtension>): readonly OperationSpec[] {
+  const extra = EXTENSION_OPERATIONS.filter((operation) => operation.extension !== undefined && extensions.has(operation.extension));
+  return extra.length === 0 ? OPERATIONS : [...OPERATIONS, ...extra];
+}
 
 /** The Koa route path of an operation (`{name}` → `:name`). */
 export function routePath(operation: OperationSpec): string {

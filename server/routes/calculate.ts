@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import typeis from 'type-is';
-import { factHelp, type InputIssue } from '../../engine/index.ts';
+import { factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
-import { clientAddress, clientKey } from '../limits/client.ts';
-import type { ParsedQuery } from '../query.ts';
+import { requestClientKey } from '../limits/client.ts';
+import type { ParsedQuery, QueryProblem } from '../query.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
@@ -49,13 +49,11 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
       throw new ApiProblem({ _tag: error.reason === 'too-large' ? 'CalculatorRequestBodyTooLarge' : 'CalculatorRequestBodyTimedOut' });
     }
 
-    const query = checkQuery(rawQuery);
     const { body, issues, context } = decodeEnvelope(services, request, raw);
-    const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
+    const { plan, help, facts } = checkCalculation(services, calculatorId, checkQuery(rawQuery), body, issues, context);
 
     const calculator = plan.def.id;
-    const forwardedFor = request.headers['x-forwarded-for'];
-    const client = clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, config.trustProxyHops));
+    const client = requestClientKey(request, config.trustProxyHops);
     if (performance.now() >= deadline) {
       services.metrics.countCalculation(calculator, 'timeout');
       throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
@@ -68,10 +66,10 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
       throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
     }
     const admission = await services.rateLimiter.admit(client);
-    if (admission !== 'admitted') {
+    if (admission !== 1) {
       place.release();
-      services.metrics.countCalculation(calculator, admission === 'limited' ? 'rate-limited' : 'unavailable');
-      throw new ApiProblem({ _tag: admission === 'limited' ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
+      services.metrics.countCalculation(calculator, admission === 0 ? 'rate-limited' : 'unavailable');
+      throw new ApiProblem({ _tag: admission === 0 ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
     }
     const budgetMs = deadline - performance.now();
     if (budgetMs <= 0) {
@@ -80,25 +78,55 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
       throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
     }
 
-    const result = await place.run(
-      { calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts: (body as { facts: unknown }).facts },
-      budgetMs,
-    );
-    services.metrics.countCalculation(calculator, OUTCOMES[result.kind]);
-    switch (result.kind) {
-      case 'ok':
-        // Bytes, as the engine writes them: a string would be measured and then encoded again.
-        return result.body;
-      case 'decode':
-        throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });
-      case 'calculation':
-        throw new ApiProblem({ _tag: 'CalculationError', message: result.message, cause: result.cause });
-      case 'timeout':
-        throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
-      case 'unavailable':
-        throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
-    }
+    const result = await place.run({ calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
+    return answerOf(services, { plan, help }, result);
   };
+}
+
+/** A calculation as a request asks for it, checked: the calculator's plan, the help its decode errors carry, and the facts to decode. */
+export interface CheckedCalculation {
+  plan: CalculatorPlan;
+  help: HelpMode;
+  facts: unknown;
+}
+
+/**
+ * Checks what a calculation asks for, in the contract's order: the calculator must exist; then the
+ * query and the body's envelope must decode; then the context must be one the calculator serves.
+ * Throws the answer (an ApiProblem) when they do not. `envelopeIssues` and `context` come from
+ * decodeEnvelope, or from the same check of a pay run's item.
+ */
+export function checkCalculation(
+  services: Services,
+  calculatorId: string,
+  query: { values: Record<string, string | undefined>; problems: QueryProblem[] },
+  body: unknown,
+  envelopeIssues: InputIssue[],
+  context: RequestedContext,
+): CheckedCalculation {
+  const { plan, help } = resolveCalculator(services, calculatorId, query, envelopeIssues, context);
+  return { plan, help, facts: (body as { facts: unknown }).facts };
+}
+
+/**
+ * What a finished calculation answers: the report's bytes for a 200, every other outcome thrown as
+ * its ApiProblem. Counts the outcome.
+ */
+export function answerOf(services: Services, { plan, help }: Pick<CheckedCalculation, 'plan' | 'help'>, result: CalculationResult): Buffer {
+  services.metrics.countCalculation(plan.def.id, OUTCOMES[result.kind]);
+  switch (result.kind) {
+    case 'ok':
+      // Bytes, as the engine writes them: a string would be measured and then encoded again.
+      return result.body;
+    case 'decode':
+      throw new ApiProblem({ _tag: 'CalculatorInputDecodeError', issues: result.issues, calculatorId: plan.def.id, help: factHelp(plan, help) });
+    case 'calculation':
+      throw new ApiProblem({ _tag: 'CalculationError', message: result.message, cause: result.cause });
+    case 'timeout':
+      throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
+    case 'unavailable':
+      throw new ApiProblem({ _tag: 'CalculatorAdmissionUnavailable' });
+  }
 }
 
 const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
@@ -110,7 +138,7 @@ const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
 };
 
 /** Parses the body and checks its envelope; facts themselves are decoded by the calculator's own schema. */
-function decodeEnvelope(
+export function decodeEnvelope(
   services: Services,
   request: IncomingMessage,
   raw: Buffer,

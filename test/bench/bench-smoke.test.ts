@@ -5,6 +5,9 @@ import type { PayFacts } from '../../bench/lib/direct.ts';
 import { measureFor, median, runTimes } from '../../bench/lib/measure.ts';
 import { loadShipped } from '../../bench/lib/packs.ts';
 import { benchSetup, coverage, disagreements, scenarios } from '../../bench/lib/scenarios.ts';
+import { mixedPayRunWork } from '../../bench/lib/inputs.ts';
+import { payRunCpu } from '../../bench/lib/pay-run-cpu.ts';
+import { startTestServer } from '../server/helpers.ts';
 
 // The bench's own code, exercised briefly: no timing is asserted, only that it computes the right
 // figures and that its loops run. Published figures come from the conformance fixtures.
@@ -80,6 +83,22 @@ test('the timing helpers count iterations and take medians', () => {
   assert.ok(result.iterations >= 16 && result.iterations % 16 === 0 && result.opsPerSec > 0);
   assert.is(median([3, 1, 2]), 2);
   assert.is(median([4, 1, 3, 2]), 2.5);
+});
+
+test('the pay-run comparison sends the same calculations both ways and reads the server CPU of each', async () => {
+  const { catalog } = loadShipped();
+  const pay = catalog.plans.filter((plan) => plan.context.taxYear === takeHome.context.taxYear && plan.def.factsSchemaName === takeHome.def.factsSchemaName);
+  const work = mixedPayRunWork(pay, annual, 30);
+  assert.ok(new Set(work.map((item) => item.calculatorId)).size >= 3);
+  // In this process, so the CPU read is the test's own as well: only the shape of the result is checked.
+  const server = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) } });
+  try {
+    const result = await payRunCpu({ port: Number(new URL(server.url).port), pid: process.pid, work, rounds: 1 });
+    assert.is(result.items, 30);
+    assert.ok(result.singlesCpuMs > 0 && result.payRunCpuMs > 0 && Number.isFinite(result.ratio));
+  } finally {
+    await server.close();
+  }
 });
 
 test.run();

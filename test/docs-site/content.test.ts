@@ -16,7 +16,8 @@ const docs = buildDocsSite(projectDocsOptions(catalog));
 let server: TestServer;
 
 test.before(async () => {
-  server = await startTestServer({ deps: { docs } });
+  // Pay runs on, so that the guide to them runs as documented; they only add a route.
+  server = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) }, deps: { docs } });
 });
 test.after(() => server.close());
 
