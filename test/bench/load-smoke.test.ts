@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,11 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { testOr } from '../helpers/skip.ts';
 import { checkOutRevision } from '../../bench/lib/revision.ts';
 import { PROJECT_ROOT } from '../../bench/lib/packs.ts';
 
@@ -31,14 +33,12 @@ test('a revision with a build is built and runs its dist/server.js with its star
   assert.is(server.env.MALLOC_MMAP_THRESHOLD_ !== undefined, true);
 });
 
-test('a revision from before the build runs server/main.ts through tsx, as its npm start did', () => {
-  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'scripts/build.js').stdout.trim().split('\n').at(-1);
-  const before = added && git('rev-parse', '--verify', '--quiet', `${added}^`).stdout.trim();
-  if (!before) {
-    console.log('SKIPPED: a revision from before the build: this clone has no commit from before scripts/build.js (a shallow clone)');
-    return;
-  }
-  const server = checkOutRevision(before, work);
+const added = git('log', '--diff-filter=A', '--format=%H', '--', 'scripts/build.js').stdout.trim().split('\n').at(-1);
+const beforeBuild = added && git('rev-parse', '--verify', '--quiet', `${added}^`).stdout.trim();
+const olderThanBuild = testOr(test, beforeBuild ? undefined : 'a revision from before the build: this clone has no commit from before scripts/build.js (a shallow clone)');
+
+olderThanBuild('a revision from before the build runs server/main.ts through tsx, as its npm start did', () => {
+  const server = checkOutRevision(beforeBuild!, work);
   assert.equal(server.nodeArgs, ['--import', 'tsx', join(server.cwd, 'server/main.ts')]);
   assert.ok(existsSync(join(server.cwd, 'server/main.ts')));
 });

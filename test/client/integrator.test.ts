@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

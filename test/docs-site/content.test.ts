@@ -3,8 +3,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildDocsSite, pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS } from '../../docs-site/index.ts';
-import { projectDocsOptions } from '../../server/boot.ts';
+import { pagesMissingFromNavigation, PAGE_TYPES, PRIMARY_READERS, type DocsSite } from '../../docs-site/index.ts';
+import { projectDocsSite } from '../helpers/docs.ts';
 import { PROJECT_ROOT } from '../helpers/packs.ts';
 import { servedPacks, startTestServer, type TestServer } from '../server/helpers.ts';
 import { containsDocumented, documentedExamples } from './executable-examples.ts';
@@ -12,10 +12,11 @@ import { containsDocumented, documentedExamples } from './executable-examples.ts
 // The real documentation, compiled from its sources as a build (or a boot without a current build) does, served by the real app.
 const CONTENT = fileURLToPath(new URL('../../docs-site/content/', import.meta.url));
 const { catalog } = servedPacks();
-const docs = buildDocsSite(projectDocsOptions(catalog));
+let docs: DocsSite;
 let server: TestServer;
 
 test.before(async () => {
+  docs = await projectDocsSite(catalog);
   // Pay runs on, so that the guide to them runs as documented; they only add a route.
   server = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) }, deps: { docs } });
 });

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileDocs, loadDocs } from '../../server/boot.ts';
+import { docsInputsDigest } from '../../docs-site/snapshot.ts';
+import { loadDocs, projectDocsOptions } from '../../server/boot.ts';
+import { compiledProjectDocs } from '../helpers/docs.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 
 // A build stores the compiled documentation so that a boot skips parsing, rendering and indexing.
@@ -17,7 +19,7 @@ test('a stored snapshot of the current sources is served, and serves exactly wha
   const dir = mkdtempSync(join(tmpdir(), 'docs-snapshot-'));
   try {
     const file = join(dir, 'docs-snapshot.json');
-    writeFileSync(file, JSON.stringify(await compileDocs(catalog)));
+    writeFileSync(file, JSON.stringify(await compiledProjectDocs(catalog)));
     const stored = (await loadDocs(catalog, file))!;
     const compiled = (await loadDocs(catalog, null))!;
     assert.is(stored.from, 'snapshot');
@@ -40,12 +42,12 @@ test('a snapshot compiled from other sources (here, other packs) is not served: 
   const dir = mkdtempSync(join(tmpdir(), 'docs-snapshot-'));
   try {
     const file = join(dir, 'docs-snapshot.json');
-    const snapshot = await compileDocs(catalog);
+    const snapshot = await compiledProjectDocs(catalog);
     writeFileSync(file, JSON.stringify({ ...snapshot, inputs: `${snapshot.inputs.slice(1)}0` }));
     assert.is((await loadDocs(catalog, file))!.from, 'sources');
     // Another catalog gives other reference pages, so another digest.
     const fewer = { ...catalog, plans: catalog.plans.slice(1) };
-    assert.is.not((await compileDocs(fewer)).inputs, snapshot.inputs);
+    assert.is.not(docsInputsDigest(projectDocsOptions(fewer)), snapshot.inputs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // The lint configuration is what enforces the module boundaries, so these tests prove its rules fire
-// on deliberately broken modules (test/fixtures/lint), and that the project itself is clean.
+// on deliberately broken modules (test/fixtures/lint). The project itself is linted by `npm run lint`,
+// which `npm test` runs before the suite.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'test/fixtures/lint');
 const eslint = new ESLint({ cwd: root, ignore: false });

@@ -1,7 +1,9 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { testOr } from '../helpers/skip.ts';
 import { loadDocs } from '../../server/boot.ts';
 import { payFacts, shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
@@ -10,10 +12,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
 // by playwright-core, against the shipped docs and packs.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available) {
-  console.log(`\nSKIPPED: the browser tests of the HTML docs and the API reference viewer need Chromium at ${CHROMIUM} (Debian package \`chromium\`; .ci/run installs it).\n`);
-}
-const maybe = available ? test : test.skip;
+const maybe = testOr(test, available ? undefined : `the browser tests of the HTML docs and the API reference viewer need Chromium at ${CHROMIUM} (Debian package \`chromium\`; .ci/run installs it)`);
 
 let server: TestServer;
 let browser: Browser;

@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';

@@ -1,8 +1,10 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { procUnavailable, testOr } from '../helpers/skip.ts';
 import { money, PROJECT_ROOT } from '../helpers/packs.ts';
 import { startKeepAliveLoad } from './keep-alive-load.ts';
 
@@ -51,11 +53,9 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-test('SIGTERM to the `npm start` process under keep-alive load: every request sent before it is answered, then everything exits 0 and the port is free', async () => {
-  if (process.platform !== 'linux') {
-    console.log('SKIPPED: the process tree is read from /proc, which only Linux has');
-    return;
-  }
+const readsProcessTree = testOr(test, procUnavailable('the npm start drain test: the process tree'));
+
+readsProcessTree('SIGTERM to the `npm start` process under keep-alive load: every request sent before it is answered, then everything exits 0 and the port is free', async () => {
   const npm = spawn('npm', ['start'], {
     cwd: PROJECT_ROOT,
     // No rate limit and no load shedding: the load comes from this same, possibly busy, machine, and

@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { procUnavailable, testOr } from '../helpers/skip.ts';
 import { FIXTURE_PACKS, money, nextYearFixture, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
 import { rawRequest } from './raw-http.ts';
@@ -143,11 +145,9 @@ test('a SIGTERM while the service is still starting ends it at once, with a stop
   assert.not.match(output, /"event":"listening"/);
 });
 
-test("npm start sets glibc's malloc threshold for the server unless the operator has set one", async () => {
-  if (process.platform !== 'linux') {
-    console.log('SKIPPED: reading a process environment needs /proc (Linux)');
-    return;
-  }
+const readsProcessEnvironment = testOr(test, procUnavailable("the malloc threshold test: a process's environment"));
+
+readsProcessEnvironment("npm start sets glibc's malloc threshold for the server unless the operator has set one", async () => {
   const thresholdOf = async (env: Record<string, string>) => {
     const service = await startService(env);
     try {

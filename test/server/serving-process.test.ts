@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { referencePath } from '../../docs-site/index.ts';
 import { createCatalog, formatDiagnostic, loadPacks, readServingDefaults, type Catalog } from '../../engine/index.ts';
-import { BootFailure, loadDocs } from '../../server/boot.ts';
+import { BootFailure } from '../../server/boot.ts';
+import { projectDocsSite } from '../helpers/docs.ts';
 import { ConfigError, readConfig } from '../../server/config.ts';
 import { loadServed, loadServingDefaults, resolveServing } from '../../server/serving.ts';
 import { nextYearFixture, payFacts, PROJECT_ROOT, shippedPacks, SHIPPED_PACKS } from '../helpers/packs.ts';
@@ -246,9 +247,9 @@ test('unfiltered facts and rules lists cover every served year', async () => {
 });
 
 test('the generated reference docs cover every served year', async () => {
-  const docs = (await loadDocs(served.catalog, null))!.site;
+  const docs = await projectDocsSite(served.catalog);
   for (const plan of everything.plans) assert.ok(docs.page(referencePath(plan)), referencePath(plan));
-  const plain = (await loadDocs(servedPacks().catalog, null))!.site;
+  const plain = await projectDocsSite(servedPacks().catalog);
   for (const plan of everything.plans) assert.is(Boolean(plain.page(referencePath(plan))), fileDefaults.taxYears.includes(plan.context.taxYear), referencePath(plan));
 });
 

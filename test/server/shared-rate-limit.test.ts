@@ -1,5 +1,7 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { testOr } from '../helpers/skip.ts';
 import { once } from 'node:events';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import { createRateLimiter } from '../../server/limits/rate-limit.ts';
@@ -13,8 +15,7 @@ import { startTestServer } from './helpers.ts';
 // two hosts behind a load balancer would. Redis going away or freezing must cost a quick 503, never
 // a 500 or a hang, and admission must come back by itself.
 const missing = redisUnavailable();
-if (missing) console.log(`\nSKIPPED: the shared rate-limit tests: ${missing}.\n`);
-const maybe = missing ? test.skip : test;
+const maybe = testOr(test, missing && `the shared rate-limit tests: ${missing}`);
 
 const BUDGET_MS = 5000;
 const admissionUnavailable = {
