@@ -90,12 +90,13 @@ test('the pay-run comparison sends the same calculations both ways and reads the
   const pay = catalog.plans.filter((plan) => plan.context.taxYear === takeHome.context.taxYear && plan.def.factsSchemaName === takeHome.def.factsSchemaName);
   const work = mixedPayRunWork(pay, annual, 30);
   assert.ok(new Set(work.map((item) => item.calculatorId)).size >= 3);
-  // In this process, so the CPU read is the test's own as well: only the shape of the result is checked.
+  // In this process, so the CPU read is the test's own as well, and /proc counts in ticks of 10 ms:
+  // only that both halves ran and were read is checked.
   const server = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) } });
   try {
     const result = await payRunCpu({ port: Number(new URL(server.url).port), pid: process.pid, work, rounds: 1 });
     assert.is(result.items, 30);
-    assert.ok(result.singlesCpuMs > 0 && result.payRunCpuMs > 0 && Number.isFinite(result.ratio));
+    assert.ok(result.singlesCpuMs >= 0 && result.payRunCpuMs >= 0, JSON.stringify(result));
   } finally {
     await server.close();
   }
