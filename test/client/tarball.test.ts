@@ -79,6 +79,12 @@ test('the tarball holds, for each source module, its ES module, declarations and
   assert.equal(packed.files.map((file) => file.path).sort(), expected.sort());
 });
 
+test('the install instructions name the file npm pack writes', () => {
+  for (const page of ['docs-site/content/guides/use-the-typescript-client.md', 'packages/client/README.md']) {
+    assert.ok(readFileSync(join(PROJECT_ROOT, page), 'utf8').includes(packed.filename), `${page} does not name ${packed.filename}`);
+  }
+});
+
 const installed = () => join(project, 'node_modules', '@tax-rules-api', 'client');
 const installedManifest = () => JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8'));
 
@@ -112,14 +118,26 @@ test("the integrator's programs type-check with strict against the installed dec
   assert.ok(existsSync(join(project, 'out', 'calculate-all.js')));
 });
 
+const COMMONJS_PROGRAM = `
+const { createTaxRulesClient } = require('@tax-rules-api/client');
+createTaxRulesClient({ baseUrl: process.env.TAX_RULES_API_URL })
+  .calculate('au.income-tax.annual', { taxableIncome: { _tag: 'Money', cents: 3000000, currency: 'AUD' } })
+  .then((result) => console.log(JSON.stringify({ tag: result.report._tag, liabilityCents: result.report.liability.cents })));
+`;
+
 for (const line of lines) {
   const node = 'node' in line ? line.node : undefined;
   (node ? test : test.skip)(`plain node on Node.js ${line.line} runs the installed client against the service`, async () => {
     if (!node) return;
     const { stdout: version } = await run(node, ['--version']);
     assert.ok(version.startsWith(`v${line.line}.`), `${node} is ${version.trim()}`);
-    const { stdout } = await run(node, ['out/calculate-all.js'], { cwd: project, env: { PATH: process.env.PATH ?? '', TAX_RULES_API_URL: service.url } });
-    assert.equal(JSON.parse(stdout), expectedCalculateAllOutput());
+    const env = { PATH: process.env.PATH ?? '', TAX_RULES_API_URL: service.url };
+    const { stdout } = await run(node, ['out/calculate-all.js'], { cwd: project, env });
+    const expected = expectedCalculateAllOutput();
+    assert.equal(JSON.parse(stdout), expected);
+    // CommonJS code takes the ES module with require(), as Node.js does from 22.12.
+    const required = await run(node, ['--input-type=commonjs', '-e', COMMONJS_PROGRAM], { cwd: project, env });
+    assert.equal(JSON.parse(required.stdout), expected.annual);
   });
 }
 
