@@ -13,7 +13,7 @@ const ENGINE_INTERNALS = {
 export default tseslint.config(
   // test/fixtures/lint holds deliberately broken modules that test/lint lints on purpose.
   // .tmp/ is scratch space, ignored by git: the docs' client examples are written there while they run.
-  { ignores: ['node_modules/**', 'dist/**', '**/*.d.ts', 'test/fixtures/lint/**', '.tmp/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'packages/*/dist/**', '**/*.d.ts', 'test/fixtures/lint/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.js'],
