@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
