@@ -38,7 +38,8 @@ export function payRunSchemas(catalog: Catalog, maxItems: number, runRequest: (f
       id: PAY_RUN_ITEM_ID,
       calculatorId: { const: plan.def.id },
       ...(request.properties as Record<string, JsonSchema>),
-      help: { ...HELP_QUERY.schema, description: HELP_QUERY.description },
+      // As calculate's query parameter, without its default: an item without help gets the default.
+      help: { enum: HELP_QUERY.schema.enum, description: HELP_QUERY.description },
     };
     schemas[name] = {
       ...object(properties, ['id', 'calculatorId', ...(request.required as string[])]),

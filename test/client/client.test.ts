@@ -89,6 +89,49 @@ test('every calculator: reports of their own type, with the conformance figures'
     assert.equal(data?.calculators.map((entry) => entry.calculatorId), ['au.pay.take-home', 'au.pay.withholdings', 'au.income-tax.annual']);
   }));
 
+test('a pay run: every item typed and answered by its own calculator, with the conformance figures, a bad item answered on its own', () =>
+  withService({ config: { apiExtensions: new Set(['pay-runs']) } }, async (service) => {
+    const client = createTaxRulesClient({ baseUrl: service.url });
+    const [first, second] = JOURNEYS.pay;
+    const annualJourney = JOURNEYS.annual[0]!;
+    const run = await client.payRun([
+      { id: 'take-home', calculatorId: 'au.pay.take-home', facts: payFacts(first!) },
+      { id: 'ledger', calculatorId: 'au.pay.withholdings', facts: payFacts(second!) },
+      { id: 'annual', calculatorId: 'au.income-tax.annual', facts: { taxableIncome: money(annualJourney.taxableIncomeCents) } },
+      { id: 'negative', calculatorId: 'au.income-tax.annual', facts: { taxableIncome: money(-1) }, help: 'none' },
+    ]);
+    assert.ok(run.ok);
+    const [takeHome, ledger, annual, negative] = run.results;
+    assert.ok(takeHome.ok && ledger.ok && annual.ok);
+    // Each report has its calculator's type: these fields exist only on the report of that calculator.
+    assert.is(takeHome.report.netPay.cents, first!.netCents);
+    assert.is(ledger.report.total.cents, second!.withheldCents);
+    assert.is(annual.report.liability.cents, annualJourney.liability);
+    assert.equal([takeHome.id, ledger.id, annual.id], ['take-home', 'ledger', 'annual']);
+    if (negative.ok) throw new Error('expected the negative income to be refused');
+    assert.is(negative.status, 400);
+    assert.is(negative.error._tag, 'CalculatorInputDecodeError');
+    // @ts-expect-error: the facts of the annual calculator are not those of take-home.
+    void (() => client.payRun([{ id: 'wrong', calculatorId: 'au.pay.take-home', facts: { taxableIncome: money(1) } }]));
+  }));
+
+test('a pay run against a service that does not serve them says so, and a run over its limit is refused whole', async () => {
+  await withService({}, async (service) => {
+    const run = await createTaxRulesClient({ baseUrl: service.url }).payRun([{ id: 'a', calculatorId: 'au.pay.take-home', facts: payFacts(nurse) }]);
+    if (run.ok) throw new Error('expected no pay runs here');
+    assert.is(run.status, 404);
+    assert.is(run.error._tag, 'ClientUnexpectedResponse');
+    assert.match(run.error.message, 'API_EXTENSIONS=pay-runs');
+  });
+  await withService({ config: { apiExtensions: new Set(['pay-runs']), payRunMaxItems: 1 } }, async (service) => {
+    const item = { id: 'a', calculatorId: 'au.pay.take-home', facts: payFacts(nurse) } as const;
+    const run = await createTaxRulesClient({ baseUrl: service.url }).payRun([item, { ...item, id: 'b' }]);
+    if (run.ok) throw new Error('expected a run over the limit to be refused');
+    assert.is(run.status, 400);
+    assert.is(run.error._tag, 'CalculatorInputDecodeError');
+  });
+});
+
 test('400s: undecodable facts, unknown calculator, unserved context, a calculation that cannot complete', async () => {
   // The packs plain `npm start` serves, plus one whose calculation cannot complete.
   const { catalog, defaultTaxYear } = servedPacks({ extraPaths: [ZERO_DIVISOR_PACK] });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DESCRIPTION_FILE, PROJECT_ROOT, servedDescription } from '../../tools/openapi/default-service.ts';
+import { CLIENT_DESCRIPTION_FILE, DESCRIPTION_FILE, EVERYTHING_SERVED, PROJECT_ROOT, servedDescription } from '../../tools/openapi/default-service.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(PROJECT_ROOT, 'node_modules', '.bin', name);
@@ -12,6 +12,11 @@ const bin = (name: string) => join(PROJECT_ROOT, 'node_modules', '.bin', name);
 test('the committed openapi.json is exactly what plain npm start serves (npm run openapi:write renews it)', async () => {
   const committed = readFileSync(DESCRIPTION_FILE, 'utf8');
   assert.ok(committed === (await servedDescription()), 'openapi.json is stale: run npm run openapi:write');
+});
+
+test("the client's description is exactly what npm start serves with every year, calculator and extension", async () => {
+  const committed = readFileSync(CLIENT_DESCRIPTION_FILE, 'utf8');
+  assert.ok(committed === (await servedDescription(EVERYTHING_SERVED)), 'packages/client/openapi.json is stale: run npm run openapi:write');
 });
 
 // Both linters over the committed file (equal to the served one, above), run side by side; any

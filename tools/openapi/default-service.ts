@@ -5,6 +5,13 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The committed API description: what plain `npm start` serves. */
 export const DESCRIPTION_FILE = join(PROJECT_ROOT, 'openapi.json');
+/**
+ * The description the client is generated from: everything the service can serve (every tax year,
+ * calculator and API extension), so that its types cover a service however it is configured.
+ */
+export const CLIENT_DESCRIPTION_FILE = join(PROJECT_ROOT, 'packages', 'client', 'openapi.json');
+/** The settings under which the service serves everything it can. */
+export const EVERYTHING_SERVED: Record<string, string> = { TAX_YEARS: 'all', CALCULATORS: 'all', API_EXTENSIONS: 'all' };
 
 /** A service process started as `npm start` starts it, on a free loopback port. */
 export interface DefaultService {
@@ -46,9 +53,9 @@ export function startDefaultService(env: Record<string, string> = {}): Promise<D
   });
 }
 
-/** The API description as the default service serves it, in the committed file's layout. */
-export async function servedDescription(): Promise<string> {
-  const service = await startDefaultService();
+/** The API description as the service serves it with these settings (none: plain `npm start`), in the committed files' layout. */
+export async function servedDescription(env: Record<string, string> = {}): Promise<string> {
+  const service = await startDefaultService(env);
   try {
     const response = await fetch(`${service.url}/api/docs/openapi.json`);
     if (response.status !== 200) throw new Error(`the service answered ${response.status} for its API description`);

@@ -1,6 +1,23 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api.js';
-import type { CalculateError, CalculateResult, CalculatorId, ErrorStatus, FactsOf, HelpMode, Jurisdiction, ReportOf, RunResponseOf, Schemas, TaxYear } from './types.js';
+import type {
+  CalculateError,
+  CalculateResult,
+  CalculatorId,
+  ErrorStatus,
+  FactsOf,
+  HelpMode,
+  Jurisdiction,
+  PayRunErrorStatus,
+  PayRunItem,
+  PayRunItemResult,
+  PayRunResult,
+  ReportOf,
+  RunResponseOf,
+  Schemas,
+  ServiceError,
+  TaxYear,
+} from './types.js';
 
 /** Opt-in retry of a 429, after the wait its `retry-after` header asks for. */
 export interface RetryOptions {
@@ -34,10 +51,22 @@ export interface CalculateOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of one pay run; each overrides the client's own. */
+export interface PayRunOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
 /** A client of the tax rules API. */
 export interface TaxRulesClient {
   /** Runs a calculator on its facts. Never throws: the result says what happened. */
   calculate<Id extends CalculatorId>(calculatorId: Id, facts: FactsOf<Id>, options?: CalculateOptions): Promise<CalculateResult<Id>>;
+  /**
+   * Runs a whole pay run in one request (a service with API_EXTENSIONS=pay-runs): each item's facts
+   * are typed by its `calculatorId`, and each result, in the order sent, by the same calculator.
+   * Never throws. Not retried: resend the items answered 429 or 504 in a new run.
+   */
+  payRun<const Items extends readonly PayRunItem[]>(items: Items, options?: PayRunOptions): Promise<PayRunResult<Items>>;
   /** The generated client over every operation of the description (catalog, metadata, documentation). */
   readonly api: Client<paths>;
 }
@@ -45,12 +74,16 @@ export interface TaxRulesClient {
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_WAIT_SECONDS = 120;
 const CALCULATE = '/api/v1/calculators/{calculatorId}/calculate';
+const PAY_RUNS = '/api/v1/pay-runs';
 
 // Statuses whose bodies are the service's documented errors. Checked against the description: if it
 // documents a new status for calculate, this stops compiling until the status is listed here.
 const ERROR_STATUSES = [400, 404, 405, 408, 413, 429, 503, 504] as const satisfies readonly ErrorStatus[];
 const everyStatusListed: [Exclude<ErrorStatus, (typeof ERROR_STATUSES)[number]>] extends [never] ? true : never = true;
 void everyStatusListed;
+const PAY_RUN_ERROR_STATUSES = [400, 405, 408, 413, 503] as const satisfies readonly PayRunErrorStatus[];
+const everyPayRunStatusListed: [Exclude<PayRunErrorStatus, (typeof PAY_RUN_ERROR_STATUSES)[number]>] extends [never] ? true : never = true;
+void everyPayRunStatusListed;
 
 /** Creates a client; nothing is sent until a call. */
 export function createTaxRulesClient(options: ClientOptions): TaxRulesClient {
@@ -107,7 +140,46 @@ export function createTaxRulesClient(options: ClientOptions): TaxRulesClient {
     }
   }
 
-  return { calculate, api };
+  async function payRun<const Items extends readonly PayRunItem[]>(items: Items, call: PayRunOptions = {}): Promise<PayRunResult<Items>> {
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const failed = (status: number | undefined, error: CalculateError): PayRunResult<Items> => ({ ok: false, status, error });
+    let answer;
+    try {
+      answer = await api.POST(PAY_RUNS, { body: { items: [...items] }, signal });
+    } catch (error) {
+      if (call.signal?.aborted) return failed(undefined, { _tag: 'ClientAborted', message: 'The pay run was cancelled by its caller.' });
+      if (timeout.aborted) return failed(undefined, { _tag: 'ClientTimeout', message: `No answer came within ${timeoutMs} ms.`, timeoutMs });
+      return failed(undefined, { _tag: 'ClientNetworkError', message: `The service could not be reached: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    const { data, error, response } = answer;
+    if (data !== undefined) {
+      if (data.items.length !== items.length) {
+        return failed(response.status, { _tag: 'ClientUnexpectedResponse', message: 'The answer does not hold one result per item.', status: response.status });
+      }
+      const results = data.items.map((result, index): PayRunItemResult<CalculatorId> => {
+        const body = result.body as { error?: unknown; calculator?: { calculatorId?: unknown }; report?: unknown };
+        if (result.status === 200 && body.calculator?.calculatorId === items[index]!.calculatorId) {
+          return { id: result.id!, ok: true, status: 200, response: body as RunResponseOf<CalculatorId>, report: body.report as ReportOf<CalculatorId> };
+        }
+        if (result.status !== 200 && isTagged(body.error)) return { id: result.id, ok: false, status: result.status, error: body.error as ServiceError };
+        return { id: result.id, ok: false, status: result.status, error: { _tag: 'ClientUnexpectedResponse', message: 'The result of this item is not one the API description documents for it.', status: result.status } };
+      });
+      // Each result is typed by its item's calculator, which was checked above.
+      return { ok: true, status: 200, results: results as unknown as Extract<PayRunResult<Items>, { ok: true }>['results'] };
+    }
+    if (response.status === 404) {
+      return failed(404, { _tag: 'ClientUnexpectedResponse', message: 'The service does not serve pay runs: its operator turns them on with API_EXTENSIONS=pay-runs.', status: 404 });
+    }
+    const serviceError = (error as { error?: unknown } | undefined)?.error ?? error;
+    if (!(PAY_RUN_ERROR_STATUSES as readonly number[]).includes(response.status) || !isTagged(serviceError)) {
+      return failed(response.status, { _tag: 'ClientUnexpectedResponse', message: `The service answered ${response.status} with a body the API description does not document.`, status: response.status });
+    }
+    return failed(response.status, serviceError as CalculateError);
+  }
+
+  return { calculate, payRun, api };
 }
 
 function isTagged(value: unknown): value is { _tag: string } {

@@ -3,7 +3,7 @@
  * openapi-typescript, requests sent with openapi-fetch, and `calculate`, whose facts and report
  * types follow the calculator.
  */
-export { createTaxRulesClient, type CalculateOptions, type ClientOptions, type RetryOptions, type TaxRulesClient } from './client.js';
+export { createTaxRulesClient, type CalculateOptions, type ClientOptions, type PayRunOptions, type RetryOptions, type TaxRulesClient } from './client.js';
 export type {
   CalculateError,
   CalculateResult,
@@ -13,6 +13,11 @@ export type {
   FactsOf,
   HelpMode,
   Jurisdiction,
+  PayRunErrorStatus,
+  PayRunItem,
+  PayRunItemOf,
+  PayRunItemResult,
+  PayRunResult,
   Report,
   ReportOf,
   RunRequestOf,

@@ -81,3 +81,47 @@ export type CalculateResult<Id extends CalculatorId> =
       readonly retryAfterSeconds: number | undefined;
       readonly attempts: number;
     };
+
+/** One item of a pay run for one calculator: its calculate request, with the item's id and calculator. */
+export type PayRunItemOf<Id extends CalculatorId> = SchemaNamed<`${Id}.PayRunItem`>;
+
+/** One item of a pay run, for any calculator: its `calculatorId` says which. */
+export type PayRunItem = { [Id in CalculatorId]: PayRunItemOf<Id> }[CalculatorId];
+
+type PayRunResponses = operations['runPayRun']['responses'];
+
+/** The statuses other than 200 that the description documents for a whole pay run. */
+export type PayRunErrorStatus = Exclude<keyof PayRunResponses, 200>;
+
+/** The result of one item, as calculate would have answered it alone: its report, or its error. */
+export type PayRunItemResult<Id extends CalculatorId> =
+  | {
+      /** The item's id, as sent. */
+      readonly id: string;
+      readonly ok: true;
+      readonly status: 200;
+      readonly response: RunResponseOf<Id>;
+      readonly report: ReportOf<Id>;
+    }
+  | {
+      /** The item's id, or null when the item had no usable id. */
+      readonly id: string | null;
+      readonly ok: false;
+      /** The status calculate would have answered for this item alone. */
+      readonly status: number;
+      readonly error: ServiceError | Extract<ClientError, { _tag: 'ClientUnexpectedResponse' }>;
+    };
+
+/** The outcome of a pay run: one result per item, in order and typed by its calculator, or why the run as a whole was refused. */
+export type PayRunResult<Items extends readonly PayRunItem[]> =
+  | {
+      readonly ok: true;
+      readonly status: 200;
+      readonly results: { readonly [Index in keyof Items]: PayRunItemResult<Items[Index]['calculatorId']> };
+    }
+  | {
+      readonly ok: false;
+      /** The HTTP status, or undefined when no answer came (timeout, abort, network). */
+      readonly status: number | undefined;
+      readonly error: CalculateError;
+    };
