@@ -114,6 +114,14 @@ test('the shipped payroll packs are clean and plan one part per stretch between 
   assert.is(payroll('2026-27').byDate!.parts.length, 1);
 });
 
+test('each payroll pack\'s fact examples make a request that its calculator answers (the example date is in its year)', () => {
+  for (const year of ['2024-25', '2025-26', '2026-27']) {
+    const plan = payroll(year);
+    const example = Object.fromEntries(plan.inputFacts.map((fact) => [fact.id, fact.example]));
+    assert.ok(runCalculator(plan, example).ok, year);
+  }
+});
+
 test('a gap between two dated values inside the year is a diagnostic', () => {
   const found = diagnosticsAfter('parameters/schedule-8-scale-2.yaml', (text) => text.replace('{ from: 2025-09-24, toExclusive: 2026-07-01 }', '{ from: 2025-10-01, toExclusive: 2026-07-01 }'));
   assert.equal(found.length, 1, found.join('\n'));
