@@ -104,8 +104,9 @@ export function checkCalculation(
   envelopeIssues: InputIssue[],
   context: RequestedContext,
 ): CheckedCalculation {
-  const { plan, help } = resolveCalculator(services, calculatorId, query, envelopeIssues, context);
-  return { plan, help, facts: (body as { facts: unknown }).facts };
+  const facts = (body as { facts?: unknown } | undefined)?.facts;
+  const { plan, help } = resolveCalculator(services, calculatorId, query, envelopeIssues, context, facts);
+  return { plan, help, facts };
 }
 
 /**
