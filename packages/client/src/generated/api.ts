@@ -375,7 +375,7 @@ export interface components {
         };
         CalculatorEntry: {
             /** @enum {unknown} */
-            calculatorId: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual";
+            calculatorId: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual" | "au.payroll.withholding";
             context: components["schemas"]["Context"];
             description: string;
             inputFactIds: string[];
@@ -576,10 +576,69 @@ export interface components {
             taxableIncome: components["schemas"]["Money"];
             trace: components["schemas"]["TraceNode"];
         };
+        PayrollWithholdingFacts: {
+            /** @description Gross pay for one pay period */
+            grossPay: {
+                /** @constant */
+                _tag: "GrossPay";
+                /** @description An amount of money in integer cents (AUD). */
+                amount: {
+                    /** @constant */
+                    _tag: "Money";
+                    /** @description Whole cents, zero or more. */
+                    cents: number;
+                    /** @constant */
+                    currency: "AUD";
+                };
+                /** @enum {string} */
+                period: "weekly" | "fortnightly" | "monthly";
+            };
+            /**
+             * Format: date
+             * @description The day the payment is made (YYYY-MM-DD); it chooses the tax year and the edition of each schedule
+             */
+            paymentDate: string;
+            /**
+             * @description Residency for tax purposes, as declared
+             * @enum {string}
+             */
+            residency: "resident" | "foreign-resident";
+            /** @description Tax file number given to this payer */
+            tfnProvided: boolean;
+            /** @description Tax-free threshold claimed from this payer */
+            taxFreeThresholdClaimed: boolean;
+            /**
+             * @description Medicare levy exemption claimed on a Medicare levy variation
+             * @enum {string}
+             */
+            medicareLevyExemption: "none" | "half" | "full";
+            /** @description Has a study and training support loan (HELP, VSL, SFSS, SSL, ABSTUDY SSL or TSL) */
+            studyLoan: boolean;
+        };
+        PayrollWithholdingReport: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            _tag: "PayrollWithholdingReport";
+            grossPay: components["schemas"]["Money"];
+            netPay: components["schemas"]["Money"];
+            /** Format: date */
+            paymentDate: string;
+            /** @enum {string} */
+            period: "weekly" | "fortnightly" | "monthly";
+            /** @enum {unknown} */
+            rulePackVersion: "rules-au-payroll/3.0.0" | "rules-au-payroll/1.0.0" | "rules-au-payroll/2.0.0";
+            scale: number;
+            schedule1: components["schemas"]["SourceRef"];
+            schedule8: components["schemas"]["SourceRef"];
+            trace: components["schemas"]["TraceNode"];
+            withheld: components["schemas"]["Money"];
+        };
         /** @description The body of calculate: the request of the calculator named in the path. */
-        CalculatorRunRequest: components["schemas"]["au.pay.take-home.RunRequest"] | components["schemas"]["au.pay.withholdings.RunRequest"] | components["schemas"]["au.income-tax.annual.RunRequest"];
+        CalculatorRunRequest: components["schemas"]["au.pay.take-home.RunRequest"] | components["schemas"]["au.pay.withholdings.RunRequest"] | components["schemas"]["au.income-tax.annual.RunRequest"] | components["schemas"]["au.payroll.withholding.RunRequest"];
         /** @description The report of a calculation; its `_tag` says which. */
-        CalculatorReport: components["schemas"]["TakeHomePayReport"] | components["schemas"]["PayWithholdingsLedger"] | components["schemas"]["AnnualTaxReport"];
+        CalculatorReport: components["schemas"]["TakeHomePayReport"] | components["schemas"]["PayWithholdingsLedger"] | components["schemas"]["AnnualTaxReport"] | components["schemas"]["PayrollWithholdingReport"];
         /** @description The answer of calculate, whichever the calculator. */
         AnyCalculatorRunResponse: {
             calculator: components["schemas"]["CalculatorEntry"];
@@ -587,7 +646,7 @@ export interface components {
             report: components["schemas"]["CalculatorReport"];
         };
         /** @description The answer of calculate: the response of the calculator named in the path. */
-        CalculatorRunResponse: components["schemas"]["au.pay.take-home.RunResponse"] | components["schemas"]["au.pay.withholdings.RunResponse"] | components["schemas"]["au.income-tax.annual.RunResponse"];
+        CalculatorRunResponse: components["schemas"]["au.pay.take-home.RunResponse"] | components["schemas"]["au.pay.withholdings.RunResponse"] | components["schemas"]["au.income-tax.annual.RunResponse"] | components["schemas"]["au.payroll.withholding.RunResponse"];
         /** @description A request to au.pay.take-home: facts of shape PayFacts. */
         "au.pay.take-home.RunRequest": {
             /** @description The calculator facts: shape A (grossPay, taxFreeThresholdClaimed) for the pay calculators, shape B (taxableIncome) for the annual calculator. */
@@ -644,6 +703,25 @@ export interface components {
         /** @description The answer of au.income-tax.annual; its report: AnnualTaxReport. */
         "au.income-tax.annual.RunResponse": components["schemas"]["AnyCalculatorRunResponse"] & {
             report: components["schemas"]["AnnualTaxReport"];
+        };
+        /** @description A request to au.payroll.withholding: facts of shape PayrollWithholdingFacts. */
+        "au.payroll.withholding.RunRequest": {
+            /** @description The calculator facts: shape A (grossPay, taxFreeThresholdClaimed) for the pay calculators, shape B (taxableIncome) for the annual calculator. */
+            facts: components["schemas"]["PayrollWithholdingFacts"];
+            /**
+             * @description Jurisdiction to calculate for; defaults to the calculator's own.
+             * @enum {unknown}
+             */
+            jurisdiction?: "AU" | null;
+            /**
+             * @description Tax year to calculate for; without it, or with null, 2025-26.
+             * @enum {unknown}
+             */
+            taxYear?: "2024-25" | "2025-26" | "2026-27" | null;
+        };
+        /** @description The answer of au.payroll.withholding; its report: PayrollWithholdingReport. */
+        "au.payroll.withholding.RunResponse": components["schemas"]["AnyCalculatorRunResponse"] & {
+            report: components["schemas"]["PayrollWithholdingReport"];
         };
         /** @description The operation could not finish within five seconds. */
         CalculatorOperationTimedOut: {
@@ -736,7 +814,7 @@ export interface components {
             issues: components["schemas"]["CalculatorInputIssue"][];
             message: string;
             /** @enum {unknown} */
-            calculatorId?: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual" | null;
+            calculatorId?: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual" | "au.payroll.withholding" | null;
             help?: components["schemas"]["FactHelp"][] | null;
         };
         UnsupportedCalculatorError: {
@@ -760,7 +838,7 @@ export interface components {
             };
             message: string;
             /** @enum {unknown} */
-            requestedCalculator: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual";
+            requestedCalculator: "au.pay.take-home" | "au.pay.withholdings" | "au.income-tax.annual" | "au.payroll.withholding";
         };
         DocsPageUnavailable: {
             /** @constant */
@@ -962,8 +1040,32 @@ export interface components {
              */
             help?: "none" | "errors" | "schema" | "examples" | "sources" | "full";
         };
+        /** @description An item of a pay run for au.payroll.withholding: what its calculate request takes, with the item's id. */
+        "au.payroll.withholding.PayRunItem": {
+            /** @description The caller's own id for the item (an employee or payslip id), echoed in its result. */
+            id: string;
+            /** @constant */
+            calculatorId: "au.payroll.withholding";
+            /** @description The calculator facts: shape A (grossPay, taxFreeThresholdClaimed) for the pay calculators, shape B (taxableIncome) for the annual calculator. */
+            facts: components["schemas"]["PayrollWithholdingFacts"];
+            /**
+             * @description Jurisdiction to calculate for; defaults to the calculator's own.
+             * @enum {unknown}
+             */
+            jurisdiction?: "AU" | null;
+            /**
+             * @description Tax year to calculate for; without it, or with null, 2025-26.
+             * @enum {unknown}
+             */
+            taxYear?: "2024-25" | "2025-26" | "2026-27" | null;
+            /**
+             * @description How much help a decode error carries: none, errors (default), schema, examples, sources or full.
+             * @enum {unknown}
+             */
+            help?: "none" | "errors" | "schema" | "examples" | "sources" | "full";
+        };
         /** @description One calculation of a pay run; its calculatorId says which. */
-        PayRunItem: components["schemas"]["au.pay.take-home.PayRunItem"] | components["schemas"]["au.pay.withholdings.PayRunItem"] | components["schemas"]["au.income-tax.annual.PayRunItem"];
+        PayRunItem: components["schemas"]["au.pay.take-home.PayRunItem"] | components["schemas"]["au.pay.withholdings.PayRunItem"] | components["schemas"]["au.income-tax.annual.PayRunItem"] | components["schemas"]["au.payroll.withholding.PayRunItem"];
         /** @description The body of a pay run: its items, each checked and calculated as calculate would. */
         PayRunRequest: {
             items: components["schemas"]["PayRunItem"][];
@@ -978,7 +1080,7 @@ export interface components {
              */
             status: 200 | 400 | 429 | 503 | 504;
             /** @description The body calculate would have answered for this item: the calculator's response, or the error. */
-            body: components["schemas"]["au.pay.take-home.RunResponse"] | components["schemas"]["au.pay.withholdings.RunResponse"] | components["schemas"]["au.income-tax.annual.RunResponse"] | components["schemas"]["BadRequestError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["UnavailableError"] | components["schemas"]["TimedOutError"];
+            body: components["schemas"]["au.pay.take-home.RunResponse"] | components["schemas"]["au.pay.withholdings.RunResponse"] | components["schemas"]["au.income-tax.annual.RunResponse"] | components["schemas"]["au.payroll.withholding.RunResponse"] | components["schemas"]["BadRequestError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["UnavailableError"] | components["schemas"]["TimedOutError"];
         };
         /** @description The results of a pay run, one per item in the order of the request. */
         PayRunResponse: {
@@ -1282,7 +1384,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual. */
+                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual, au.payroll.withholding. */
                 calculatorId: string;
             };
             cookie?: never;
@@ -1350,7 +1452,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual. */
+                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual, au.payroll.withholding. */
                 calculatorId: string;
             };
             cookie?: never;
@@ -1416,7 +1518,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual. */
+                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual, au.payroll.withholding. */
                 calculatorId: string;
             };
             cookie?: never;
@@ -1480,7 +1582,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual. */
+                /** @description Calculator id. Served: au.pay.take-home, au.pay.withholdings, au.income-tax.annual, au.payroll.withholding. */
                 calculatorId: string;
             };
             cookie?: never;
