@@ -2,7 +2,7 @@
  * The rule-pack engine: loads versioned YAML packs, checks them, and runs their calculators with
  * full traces. Knows no tax and no HTTP; everything specific lives in the packs.
  */
-export { createCatalog, type Catalog } from './catalog/catalog.ts';
+export { createCatalog, dayOfFacts, type Catalog } from './catalog/catalog.ts';
 export { calculatorEntry, calculatorFacts, factDescriptor, graphEdges, ruleDescriptor } from './catalog/descriptors.ts';
 export { factHelp } from './catalog/help.ts';
 export { loadPacks, type LoadedPacks, type PackReport } from './catalog/load-packs.ts';
@@ -23,4 +23,4 @@ export { jsonText } from './report/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
-export { valueInEffect } from './run/parameters.ts';
+export { inForceDuring, valueInEffect } from './run/parameters.ts';

@@ -13,7 +13,7 @@ export type ApiError =
   | Body<'CalculationError'>
   | (Pick<Body<'CalculatorInputDecodeError'>, '_tag' | 'calculatorId' | 'help'> & { issues: InputIssue[] })
   | Pick<Body<'UnsupportedCalculatorError'>, '_tag' | 'requestedCalculator'>
-  | Pick<Body<'UnsupportedCalculatorContextError'>, '_tag' | 'requestedCalculator' | 'context'>
+  | (Pick<Body<'UnsupportedCalculatorContextError'>, '_tag' | 'requestedCalculator' | 'context'> & { dateFact?: string })
   | Pick<Body<'DocsPageUnavailable' | 'DocsSearchUnavailable'>, '_tag'>
   | Body<'DocsQueryInvalid'>
   | (Pick<Body<'RouteNotFound'>, '_tag'> & { near?: Exclude<keyof typeof NEAR_MISS, 'none'> | undefined })
@@ -77,7 +77,10 @@ export function errorResponse(error: ApiError): ErrorResponse {
       status = 400;
       body = {
         _tag: error._tag,
-        message: 'This calculator is not available for the requested jurisdiction or tax year. List the tax years at /api/v1/tax-years.',
+        message:
+          error.dateFact === undefined
+            ? 'This calculator is not available for the requested jurisdiction or tax year. List the tax years at /api/v1/tax-years.'
+            : `This calculator is not available for the tax year of the date in facts.${error.dateFact}: no tax year served holds it. List the tax years at /api/v1/tax-years.`,
         requestedCalculator: error.requestedCalculator,
         context: error.context,
       };

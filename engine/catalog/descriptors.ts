@@ -36,7 +36,7 @@ export function factDescriptor(fact: FactDef): FactDescriptor {
   return { authority: fact.authority, id: fact.id, question: questionOf(fact), schemaTag: fact.schemaTag, title: fact.title };
 }
 
-/** A rule as the API describes it, with each parameter's value period for the calculator's year. */
+/** A rule as the API describes it, with each parameter's value period for the calculator's year (for a calculator whose values change during the year, for its first part). */
 export function ruleDescriptor(plan: CalculatorPlan, rule: RuleDef): RuleDescriptor {
   const sources = new Map(plan.pack.sources.map((source) => [source.id, source]));
   const parameters = new Map(plan.pack.parameters.map((parameter) => [parameter.id, parameter]));
@@ -45,7 +45,7 @@ export function ruleDescriptor(plan: CalculatorPlan, rule: RuleDef): RuleDescrip
     title: rule.title,
     parameters: rule.parameters.map((id, index) => {
       const parameter = parameters.get(id)!;
-      const resolved = resolveParameter(parameter, plan.pack.taxYear, sources, index);
+      const resolved = resolveParameter(parameter, plan.period, sources, index);
       const value = resolved ?? { effectivePeriod: parameter.values.at(-1)!.effectivePeriod, source: sourceRefOf(sources.get(parameter.values.at(-1)!.source)!) };
       return { id, title: parameter.title, source: value.source, effectivePeriod: { ...value.effectivePeriod } };
     }),

@@ -27,7 +27,9 @@ export type FactShape =
   | { type: 'ratio' }
   | { type: 'count' }
   | { type: 'selection'; options: string[] }
-  | { type: 'record'; tag: string; fields: Record<string, FactShape> };
+  | { type: 'record'; tag: string; fields: Record<string, FactShape> }
+  /** A calendar day, written YYYY-MM-DD. */
+  | { type: 'date' };
 
 /** How a question asks for a fact's value. */
 export const QUESTION_INPUT_KINDS = ['money', 'boolean', 'selection'] as const;
@@ -136,6 +138,7 @@ export type ReportFieldTemplate =
   | { fact: string }
   | { trace: string }
   | { ledgerComponents: string }
+  | { parameterSource: string }
   | { rulePackVersion: true };
 
 /** How much help a calculator's decode errors may carry, from none to everything. */
@@ -152,6 +155,8 @@ export interface CalculatorDef {
   reportSchemaName: string;
   supportedHelpModes: HelpMode[];
   catalogOrder?: number;
+  /** The date fact that chooses the value of each parameter read: the value in effect on that day. */
+  parametersInEffectOn?: string;
   report: ReportObjectTemplate;
   /** False when its file broke the schema: its lists are used, its report template is not. */
   wellFormed: boolean;

@@ -1,4 +1,5 @@
 import { ref, type JsonSchema } from '../contract/schema-type.ts';
+import type { SourceRef } from '../contract/shapes.ts';
 import type { Value } from '../expressions/values.ts';
 import type { FactDef, FactShape, LedgerComponentDef, ReportFieldTemplate, ReportObjectTemplate } from '../model/pack.ts';
 import type { ComponentResult, StepRecord } from '../run/record.ts';
@@ -17,6 +18,8 @@ export interface TemplateContext {
   stepOfFact: ReadonlyMap<string, number>;
   slotOf: ReadonlyMap<string, number>;
   rulePackVersion: string;
+  /** The source of each parameter's value in effect for the calculation, by parameter id. */
+  parameterSources: ReadonlyMap<string, SourceRef>;
 }
 
 /** One run, as a report's fields read it. */
@@ -51,7 +54,7 @@ type FieldOf<Key extends string> = Extract<ReportFieldTemplate, Record<Key, unkn
 
 const rootOf = (path: string) => path.split('.')[0]!;
 
-const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComponents' | 'rulePackVersion']: FieldKind<FieldOf<Key>> } = {
+const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComponents' | 'parameterSource' | 'rulePackVersion']: FieldKind<FieldOf<Key>> } = {
   fields: {
     facts: (field) => templateFacts(field),
     problem: () => undefined,
@@ -103,6 +106,16 @@ const FIELD_KINDS: { [Key in 'fields' | 'money' | 'fact' | 'trace' | 'ledgerComp
     },
     schema: () => ({ type: 'array', items: ref('LedgerComponent') }),
     writer: (field, calculator) => componentsWriter(calculator, calculator.stepOfFact.get(field.ledgerComponents)!),
+  },
+  parameterSource: {
+    facts: () => [],
+    problem: (field, calculator) =>
+      calculator.parameterSources.has(field.parameterSource) ? undefined : `\`${field.parameterSource}\` is not a parameter of this pack with a value in effect for the whole calculation`,
+    schema: () => ref('SourceRef'),
+    writer: (field, calculator) => {
+      const source = asciiBytes(text(calculator.parameterSources.get(field.parameterSource)));
+      return (_run, out) => out.piece(source);
+    },
   },
   rulePackVersion: {
     facts: () => [],

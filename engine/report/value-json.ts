@@ -38,6 +38,13 @@ export function jsonWriterOf(shape: FactShape, currency: string): ValueWriter {
         else out.ascii(text(value));
       };
     }
+    case 'date':
+      // A decoded date is digits and hyphens, which JSON does not escape.
+      return (out, value) => {
+        out.byte(QUOTE);
+        out.ascii(value as string);
+        out.byte(QUOTE);
+      };
     case 'record': {
       const fields = Object.entries(shape.fields).map(([name, field]) => [asciiBytes(`,${text(name)}:`), name, jsonWriterOf(field, currency)] as const);
       const head = asciiBytes(`{"_tag":${text(shape.tag)}`);

@@ -16,6 +16,7 @@ export function factsAjv(): Ajv2020 {
     // JSON Schema's own meta-schema as well would compile that meta-schema on every boot.
     ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false });
     ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' });
+    ajv.addFormat('date', isCalendarDate);
   }
   return ajv;
 }
@@ -82,3 +83,15 @@ function pointerSegments(pointer: string): string[] {
     .split('/')
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+/** Whether a text is a day of the calendar written YYYY-MM-DD: 2025-02-30 is well formed but no day. */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

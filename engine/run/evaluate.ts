@@ -37,7 +37,7 @@ const NO_LETS: Value[] = [];
 
 class Timeout extends Error {}
 
-type Executed = { ok: true; values: Value[]; records: StepRecord[] };
+type Executed = { ok: true; values: Value[]; records: StepRecord[]; plan: CalculatorPlan };
 type Failure = Exclude<CalculationOutcome, { ok: true }>;
 
 /**
@@ -50,7 +50,7 @@ export function runCalculator(plan: CalculatorPlan, facts: unknown, options: Run
   const out = reportBytes;
   out.reset();
   if (options.frame) out.piece(options.frame.before);
-  writeReport(plan, executed.values, executed.records, out);
+  writeReport(executed.plan, executed.values, executed.records, out);
   if (options.frame) out.piece(options.frame.after);
   return { ok: true, json: out.bytes() };
 }
@@ -64,7 +64,7 @@ export function intermediatesBeforeRounding(plan: CalculatorPlan, facts: unknown
   const executed = execute(plan, facts, {}, true);
   if (!executed.ok) return undefined;
   const found = new Map<string, Record<string, string>>();
-  for (const step of plan.steps) {
+  for (const step of executed.plan.steps) {
     const record = executed.records[step.index]!;
     record.letsBeforeRounding?.forEach((amount, slot) => {
       const rounded = record.lets[slot];
@@ -80,13 +80,15 @@ export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; 
   if (!executed.ok) return executed;
   const out = new Map<string, unknown>();
   for (const input of plan.inputs) out.set(input.factId, (facts as Record<string, unknown>)[input.factId]);
-  for (const step of plan.steps) out.set(step.outputFact.id, step.encodeOutput(executed.values[step.outputSlot]!));
+  for (const step of executed.plan.steps) out.set(step.outputFact.id, step.encodeOutput(executed.values[step.outputSlot]!));
   return { ok: true, facts: out };
 }
 
-function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions, keepBeforeRounding = false): Executed | Failure {
-  const issues = plan.factIssues(facts);
+function execute(calculator: CalculatorPlan, facts: unknown, options: RunOptions, keepBeforeRounding = false): Executed | Failure {
+  const issues = calculator.factIssues(facts);
   if (issues.length > 0) return { ok: false, failure: 'decode', issues };
+  const plan = calculator.byDate ? planOnDate(calculator.byDate, (facts as Record<string, unknown>)[calculator.byDate.factId] as string) : calculator;
+  if (!plan) return { ok: false, failure: 'decode', issues: [outsideYear(calculator)] };
   const values: Value[] = new Array(plan.slotCount);
   for (const input of plan.inputs) values[input.slot] = input.decode((facts as Record<string, unknown>)[input.factId]);
   const records: StepRecord[] = new Array(plan.steps.length);
@@ -109,7 +111,19 @@ function execute(plan: CalculatorPlan, facts: unknown, options: RunOptions, keep
     }
     throw error;
   }
-  return { ok: true, values, records };
+  return { ok: true, values, records, plan };
+}
+
+/** The part of a dated calculator's plan whose period holds the day (dates written YYYY-MM-DD compare as text). */
+function planOnDate(byDate: NonNullable<CalculatorPlan['byDate']>, day: string): CalculatorPlan | undefined {
+  for (const part of byDate.parts) if (part.period.from <= day && day < part.period.toExclusive) return part;
+  return undefined;
+}
+
+/** The issue of a date outside the tax year of the pack: no value is in effect on it, so no rule may run. */
+function outsideYear(calculator: CalculatorPlan): InputIssue {
+  const { id, from, toExclusive } = calculator.pack.taxYear;
+  return { path: [calculator.byDate!.factId], message: `must be a day of the ${id} tax year this calculation is for, from ${from} and before ${toExclusive}` };
 }
 
 function evaluateStep(step: PlanStep, values: Value[], keepBeforeRounding: boolean): StepRecord {

@@ -61,6 +61,23 @@ export function resolveParameter(
   return { ...common, value: toInternal(parameter.unit, entry.value!), display: entry.value };
 }
 
+/** Whether a value is in effect on some day of the given period. */
+export function inForceDuring(value: ParameterValueDef, period: { from: string; toExclusive: string }): boolean {
+  const { from, toExclusive } = value.effectivePeriod;
+  return from < period.toExclusive && (toExclusive === null || toExclusive > period.from);
+}
+
+/** The days strictly inside a period on which one of the parameters' values starts or stops, in order. */
+export function changesWithin(parameters: readonly ParameterDef[], period: { from: string; toExclusive: string }): string[] {
+  const days = new Set<string>();
+  for (const parameter of parameters) {
+    for (const { effectivePeriod } of parameter.values) {
+      for (const day of [effectivePeriod.from, effectivePeriod.toExclusive]) if (day !== null && day > period.from && day < period.toExclusive) days.add(day);
+    }
+  }
+  return [...days].sort();
+}
+
 /** Whether a value's effective period covers all of the given period. */
 export function inForceThroughout(value: ParameterValueDef, period: { from: string; toExclusive: string }): boolean {
   const { from, toExclusive } = value.effectivePeriod;

@@ -6,12 +6,12 @@ import type { ResolvedParameter, Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import type { CalculatorDef, FactDef, LedgerComponentDef, PackDef, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
-import { compileTemplate, templateFacts, templateProblems, type ReportWriter } from '../report/fields.ts';
+import type { CalculatorDef, FactDef, LedgerComponentDef, PackDef, ParameterDef, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
+import { compileTemplate, templateFacts, templateProblems, type ReportWriter, type TemplateProblem } from '../report/fields.ts';
 import { traceText, type TraceText } from '../report/trace-text.ts';
 import type { CheckedPack } from '../validate/check-pack.ts';
 import { factsChecker, type InputIssue } from './decode.ts';
-import { resolveParameter, sourceRefOf } from './parameters.ts';
+import { changesWithin, resolveParameter, sourceRefOf, valueInEffect } from './parameters.ts';
 import { decoderOf, encoderOf, jsonSchemaOf } from './shapes.ts';
 
 /** One rule, ready to run inside one calculator. */
@@ -58,6 +58,17 @@ export interface CalculatorPlan {
   /** Writes the report of a run, as its template says; compiled from `report` when the plan is built. */
   writeReport: ReportWriter;
   facts: ReadonlyMap<string, FactDef>;
+  /** The days its parameter values are in effect: the pack's tax year, or the part of it between two changes of value. */
+  period: { from: string; toExclusive: string };
+  /** The source of each parameter's value in effect for all of `period`, by parameter id. */
+  parameterSources: ReadonlyMap<string, SourceRef>;
+  /**
+   * For a calculator that names a date fact (`parametersInEffectOn`): a plan for each part of the
+   * year between changes of the values it reads, one after another; a run takes the one whose
+   * period holds the date, and a date outside the year is refused before any rule runs. This plan
+   * is the first of them, with this added.
+   */
+  byDate?: { factId: string; slot: number; parts: readonly CalculatorPlan[] };
 }
 
 /**
@@ -73,18 +84,8 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
   const sources = new Map(pack.sources.map((source) => [source.id, source]));
   const plans: CalculatorPlan[] = [];
 
-  for (const def of pack.calculators) {
-    const order: RuleDef[] = [];
-    const placed = new Set<string>();
-    const place = (factId: string) => {
-      const rule = checked.providers.get(factId)?.[0];
-      if (!rule || placed.has(rule.id)) return;
-      placed.add(rule.id);
-      for (const required of rule.requires) place(required);
-      order.push(rule);
-    };
-    for (const factId of [...def.outputFacts, ...templateFacts(def.report)]) place(factId);
-
+  /** The plan of a calculator's rules (in run order) with each parameter's value in effect for all of the period. */
+  const planOne = (def: CalculatorDef, order: readonly RuleDef[], period: { from: string; toExclusive: string }): { plan?: CalculatorPlan; problems: TemplateProblem[] } => {
     const slotOf = new Map<string, number>();
     const slot = (factId: string) => {
       if (!slotOf.has(factId)) slotOf.set(factId, slotOf.size);
@@ -98,9 +99,10 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       const outputFact = facts.get(rule.provides[0]!)!;
       stepOfFact.set(outputFact.id, index);
       const resolved = rule.parameters.map((parameterId, parameterIndex) => {
-        const value = resolveParameter(parameters.get(parameterId)!, pack.taxYear, sources, parameterIndex);
-        // checkPack reports a parameter without a value for the whole year as a `parameter-gap`.
-        if (!value) throw new Error(`parameter ${parameterId} has no value for the whole ${pack.taxYear.id} year: plan only packs without diagnostics`);
+        const value = resolveParameter(parameters.get(parameterId)!, period, sources, parameterIndex);
+        // checkPack reports a parameter that leaves a day of the year without a value as a `parameter-gap`,
+        // and datingProblems one that changes during the year for a calculator that names no date.
+        if (!value) throw new Error(`parameter ${parameterId} has no value for all of ${period.from} until ${period.toExclusive}: plan only packs without diagnostics`);
         return value;
       });
       const compiled = checked.rules.get(rule.id)?.compiled;
@@ -141,7 +143,11 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       step.childSteps = step.rule.requires.filter((id) => stepOfFact.has(id)).map((id) => stepOfFact.get(id)!);
     }
 
-
+    const parameterSources = new Map<string, SourceRef>();
+    for (const parameter of pack.parameters) {
+      const source = sources.get(valueInEffect(parameter, period)?.source ?? '');
+      if (source) parameterSources.set(parameter.id, sourceRefOf(source));
+    }
     const factsSchema: JsonSchema = {
       type: 'object',
       'x-expected': `an object with the fields ${def.inputFacts.join(', ')}`,
@@ -164,12 +170,47 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
       stepOfFact,
       report: def.report,
       facts,
+      period,
+      parameterSources,
     };
     const problems = templateProblems(def.report, plan);
-    for (const problem of problems) {
-      diagnostics.push({ kind: 'reference', message: `calculator \`${def.id}\` report: ${problem.message}`, location: def.locate(['report', ...problem.path]) });
+    return problems.length > 0 ? { problems } : { plan: { ...plan, writeReport: compileTemplate(def.report, plan) }, problems };
+  };
+
+  for (const def of pack.calculators) {
+    const order: RuleDef[] = [];
+    const placed = new Set<string>();
+    const place = (factId: string) => {
+      const rule = checked.providers.get(factId)?.[0];
+      if (!rule || placed.has(rule.id)) return;
+      placed.add(rule.id);
+      for (const required of rule.requires) place(required);
+      order.push(rule);
+    };
+    for (const factId of [...def.outputFacts, ...templateFacts(def.report)]) place(factId);
+
+    const read = [...new Set(order.flatMap((rule) => rule.parameters))].map((id) => parameters.get(id)!);
+    const changes = changesWithin(read, pack.taxYear);
+    const dateFact = def.parametersInEffectOn;
+    const problems = datingProblems(def, facts, read, changes, pack.taxYear);
+    if (problems.length > 0) {
+      diagnostics.push(...problems);
+      continue;
     }
-    if (problems.length === 0) plans.push({ ...plan, writeReport: compileTemplate(def.report, plan) });
+    const bounds = dateFact ? [pack.taxYear.from, ...changes, pack.taxYear.toExclusive] : [pack.taxYear.from, pack.taxYear.toExclusive];
+    const parts: CalculatorPlan[] = [];
+    const reported = new Set<string>();
+    for (let index = 0; index + 1 < bounds.length; index++) {
+      const planned = planOne(def, order, { from: bounds[index]!, toExclusive: bounds[index + 1]! });
+      for (const problem of planned.problems) {
+        const diagnostic = { kind: 'reference' as const, message: `calculator \`${def.id}\` report: ${problem.message}`, location: def.locate(['report', ...problem.path]) };
+        if (!reported.has(diagnostic.message)) diagnostics.push(diagnostic);
+        reported.add(diagnostic.message);
+      }
+      if (planned.plan) parts.push(planned.plan);
+    }
+    if (parts.length + 1 !== bounds.length) continue;
+    plans.push(dateFact ? { ...parts[0]!, byDate: { factId: dateFact, slot: parts[0]!.slotOf.get(dateFact)!, parts } } : parts[0]!);
   }
   return { plans, diagnostics };
 }
@@ -200,5 +241,31 @@ function ledgerFormula(components: readonly LedgerComponentDef[]): string {
 export function planWithReport(plan: CalculatorPlan, report: ReportObjectTemplate): CalculatorPlan {
   const problems = templateProblems(report, plan);
   if (problems.length > 0) throw new Error(`the report template does not fit calculator ${plan.def.id}: ${problems.map((problem) => problem.message).join('; ')}`);
-  return { ...plan, report, writeReport: compileTemplate(report, plan) };
+  const reported = { ...plan, report, writeReport: compileTemplate(report, plan) };
+  if (!plan.byDate) return reported;
+  return { ...reported, byDate: { ...plan.byDate, parts: plan.byDate.parts.map((part) => planWithReport(part, report)) } };
+}
+
+/**
+ * Why a calculator cannot choose its parameters' values: a date fact that is not one of its inputs
+ * or not a date, or (with no date fact) a parameter it reads whose value changes during the year.
+ */
+function datingProblems(def: CalculatorDef, facts: ReadonlyMap<string, FactDef>, read: readonly ParameterDef[], changes: readonly string[], year: PackDef['taxYear']): Diagnostic[] {
+  const dateFact = def.parametersInEffectOn;
+  if (dateFact !== undefined) {
+    const at = def.locate(['parametersInEffectOn']);
+    if (!def.inputFacts.includes(dateFact)) return [{ kind: 'reference', message: `calculator \`${def.id}\` chooses parameter values by \`${dateFact}\`, which is not one of its inputFacts`, location: at }];
+    if (facts.get(dateFact)?.shape.type !== 'date') return [{ kind: 'reference', message: `calculator \`${def.id}\` chooses parameter values by \`${dateFact}\`, which is not a date fact (shape \`{ type: date }\`)`, location: at }];
+    return [];
+  }
+  return read
+    .map((parameter) => ({ parameter, days: changesWithin([parameter], year) }))
+    .filter(({ days }) => days.length > 0)
+    .map(({ parameter, days }) => ({
+      kind: 'parameter-gap' as const,
+      message:
+        `calculator \`${def.id}\` reads parameter \`${parameter.id}\`, whose value changes during the ${year.id} tax year (on ${days.join(', ')}), but names no date to choose the value by. ` +
+        `Fix: name the calculator's date input with \`parametersInEffectOn\`, or give the parameter one value for the whole year`,
+      location: def.at,
+    }));
 }

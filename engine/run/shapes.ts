@@ -62,6 +62,8 @@ export function staticTypeOf(shape: FactShape): StaticType {
       return { kind: 'boolean' };
     case 'selection':
       return { kind: 'string', options: shape.options };
+    case 'date':
+      return { kind: 'string' };
     case 'record':
       return { kind: 'record', fields: Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, staticTypeOf(field)])) };
   }
@@ -100,6 +102,8 @@ export function jsonSchemaOf(shape: FactShape, currency: string): JsonSchema {
       return { type: 'integer', minimum: 0, maximum: MAX_CENTS, 'x-expected': 'a whole number, zero or more' };
     case 'selection':
       return { type: 'string', enum: shape.options, 'x-expected': `one of ${shape.options.map((option) => `"${option}"`).join(', ')}` };
+    case 'date':
+      return { type: 'string', format: 'date', 'x-expected': 'a calendar date written YYYY-MM-DD, such as "2025-10-15"' };
     case 'record': {
       const names = Object.keys(shape.fields);
       return {
@@ -126,6 +130,7 @@ export function decoderOf(shape: FactShape): (json: unknown) => Value {
       return (json) => new Decimal(json as number);
     case 'boolean':
     case 'selection':
+    case 'date':
       return (json) => json as Value;
     case 'record': {
       const fields = Object.entries(shape.fields).map(([name, field]) => [name, decoderOf(field)] as const);
@@ -149,6 +154,7 @@ export function encoderOf(shape: FactShape, currency: string): (value: Value) =>
       return (value) => (value as Decimal).toNumber();
     case 'boolean':
     case 'selection':
+    case 'date':
       return (value) => value;
     case 'record': {
       const fields = Object.entries(shape.fields).map(([name, field]) => [name, encoderOf(field, currency)] as const);

@@ -1,6 +1,6 @@
 import { Decimal } from '../money/decimal.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import { inForceThroughout } from '../run/parameters.ts';
+import { inForceDuring, inForceThroughout } from '../run/parameters.ts';
 import type { PackDef, ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
 
 /** Checks a parameter's values: periods, overlaps, units, table rows and the kind of source behind each value. */
@@ -56,33 +56,48 @@ export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyM
 }
 
 /**
- * A calculation reads the one value of a parameter in force for the whole of its pack's tax year.
- * A parameter without one can never be used, so it is reported when the pack is checked, each such
- * parameter on its own, with the values it has and what to add.
+ * A calculation reads the value of a parameter in force on the day it is for: one value for the whole
+ * of the pack's tax year, or values one after another that leave no day of the year without one (a
+ * calculator that reads such a parameter names the date fact that chooses, see plan.ts). A parameter
+ * that leaves a day of the year uncovered is reported when the pack is checked, each such parameter
+ * on its own, with the values it has, the days uncovered and what to add.
  */
 export function checkParameterCoversYear(parameter: ParameterDef, taxYear: PackDef['taxYear']): Diagnostic[] {
   const { id, from, toExclusive } = taxYear;
   if (parameter.values.some((value) => inForceThroughout(value, taxYear))) return [];
   const runs = (value: ParameterDef['values'][number]) => `from ${value.effectivePeriod.from} ${value.effectivePeriod.toExclusive === null ? 'without end' : `until ${value.effectivePeriod.toExclusive}`}`;
-  const within = parameter.values.filter(
-    (value) => value.effectivePeriod.from < toExclusive && (value.effectivePeriod.toExclusive === null || value.effectivePeriod.toExclusive > from),
-  );
+  const within = parameter.values.filter((value) => inForceDuring(value, taxYear)).sort((a, b) => a.effectivePeriod.from.localeCompare(b.effectivePeriod.from));
+  const uncovered = uncoveredDays(within, taxYear);
+  if (within.length > 0 && uncovered.length === 0) return [];
   const found =
     parameter.values.length === 0
       ? 'it has no values'
       : within.length === 0
         ? `none of its values (${parameter.values.map(runs).join('; ')}) falls in it`
-        : `its values cover only part of it (${within.map(runs).join('; ')})`;
+        : `its values cover only part of it (${within.map(runs).join('; ')}), leaving ${uncovered.map((gap) => `${gap.from} until ${gap.toExclusive}`).join(' and ')} without a value`;
   return [
     {
       kind: 'parameter-gap',
       message:
         `parameter \`${parameter.id}\` has no value in force for the whole ${id} tax year (${from} until ${toExclusive}): ${found}. ` +
         `Fix: add a value whose effectivePeriod covers the whole year, e.g. \`{ from: ${from}, toExclusive: null }\`, with the source it comes from ` +
-        `(or, if the figure carries over unchanged, extend the period of the value before)`,
+        `(or, if the figure carries over unchanged, extend the period of the value before; or, for a figure that changes during the year, values that follow one another without a gap)`,
       location: parameter.valuesAt,
     },
   ];
+}
+
+/** The stretches of a period that none of the values (in order of their start) is in force on. */
+function uncoveredDays(values: readonly ParameterDef['values'][number][], period: { from: string; toExclusive: string }): { from: string; toExclusive: string }[] {
+  const gaps: { from: string; toExclusive: string }[] = [];
+  let coveredTo: string | null = period.from;
+  for (const { effectivePeriod } of values) {
+    if (coveredTo === null) break;
+    if (effectivePeriod.from > coveredTo) gaps.push({ from: coveredTo, toExclusive: effectivePeriod.from });
+    if (effectivePeriod.toExclusive === null || effectivePeriod.toExclusive > coveredTo) coveredTo = effectivePeriod.toExclusive;
+  }
+  if (coveredTo !== null && coveredTo < period.toExclusive) gaps.push({ from: coveredTo, toExclusive: period.toExclusive });
+  return gaps;
 }
 
 function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], at: Diagnostic['location']): Diagnostic[] {

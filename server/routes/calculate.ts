@@ -51,7 +51,7 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
 
     const query = checkQuery(rawQuery);
     const { body, issues, context } = decodeEnvelope(services, request, raw);
-    const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
+    const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context, (body as { facts?: unknown } | undefined)?.facts);
 
     const calculator = plan.def.id;
     const forwardedFor = request.headers['x-forwarded-for'];

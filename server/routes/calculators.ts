@@ -1,4 +1,4 @@
-import { factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
+import { dayOfFacts, factHelp, type CalculatorPlan, type HelpMode, type InputIssue } from '../../engine/index.ts';
 import { ApiProblem, requestedCalculatorLabel } from '../errors.ts';
 import type { AppContext } from '../context.ts';
 import { queryIssues, type QueryProblem } from '../query.ts';
@@ -12,7 +12,8 @@ export { queryIssues } from '../query.ts';
 /**
  * Finds the calculator a request names, in the order of checks the contract sets: the calculator
  * must exist; then its query must decode; then the context must be one it serves (with no tax year
- * named, the default tax year).
+ * named, the default tax year; or, for a calculator whose values are chosen by a date fact, the
+ * tax year that holds the date the facts give).
  */
 export function resolveCalculator(
   services: Services,
@@ -20,6 +21,7 @@ export function resolveCalculator(
   query: { values: Record<string, string | undefined>; problems: QueryProblem[] },
   extraIssues: InputIssue[] = [],
   context: RequestedContext = {},
+  facts?: unknown,
 ): { plan: CalculatorPlan; help: HelpMode } {
   const candidates = services.catalog.withId(calculatorId);
   if (candidates.length === 0) {
@@ -34,6 +36,13 @@ export function resolveCalculator(
     jurisdiction: context.jurisdiction ?? query.values.jurisdiction ?? null,
     taxYear: context.taxYear ?? query.values.taxYear ?? null,
   };
+  const day = wanted.taxYear === null && facts !== undefined ? dayOfFacts(candidates[0]!, facts) : undefined;
+  if (day !== undefined) {
+    const plan = services.catalog.onDate(calculatorId, wanted.jurisdiction, day);
+    if (plan) return { plan, help };
+    const echoed: RequestedContext = wanted.jurisdiction === null ? {} : { jurisdiction: wanted.jurisdiction };
+    throw new ApiProblem({ _tag: 'UnsupportedCalculatorContextError', requestedCalculator: calculatorId, context: echoed, dateFact: candidates[0]!.byDate!.factId });
+  }
   // A request that names no tax year gets the default one; the error still echoes only what was asked.
   const plan = services.catalog.find(calculatorId, { ...wanted, taxYear: wanted.taxYear ?? services.defaultTaxYear });
   if (!plan) {
