@@ -47,6 +47,11 @@ export interface ServiceConfig {
   taxYears: 'all' | string[] | null;
   /** The tax year a request without one gets; null for the serving file's default. */
   defaultTaxYear: string | null;
+  /**
+   * Calculators to serve, by id: `all` that the loaded packs define, a list, or null for the serving
+   * file's default. Checked against the packs once they are loaded (see serving.ts).
+   */
+  calculators: 'all' | string[] | null;
   /** Connection limits that keep slow or greedy clients from starving the others. */
   maxConnections: number;
   /**
@@ -87,6 +92,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   packPaths: [],
   taxYears: null,
   defaultTaxYear: null,
+  calculators: null,
   maxConnections: 1024,
   maxConnectionsPerClient: 256,
   responseWriteTimeoutMs: 30_000,
@@ -102,6 +108,9 @@ export const DEFAULT_CONFIG: ServiceConfig = {
 
 /** How a tax year is written in settings, as in a pack's `taxYear.id`. */
 const TAX_YEAR = /^\d{4}-\d{2}$/;
+
+/** How a calculator id is written, as in a calculator's `id`. */
+const CALCULATOR_ID = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
 
 /** Thrown for settings that cannot be used; each problem names the variable and what it must be. */
 export class ConfigError extends Error {
@@ -154,6 +163,11 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   if (Array.isArray(taxYears) && !taxYears.every((year) => TAX_YEAR.test(year))) {
     problems.push('TAX_YEARS must be all or a comma-separated list of tax years written YYYY-YY, such as the taxYear of a rule pack');
   }
+  const calculatorsSetting = env.CALCULATORS?.trim() ?? '';
+  const calculators = calculatorsSetting === '' ? null : calculatorsSetting === 'all' ? 'all' : [...new Set(calculatorsSetting.split(',').map((id) => id.trim()))];
+  if (Array.isArray(calculators) && !calculators.every((id) => CALCULATOR_ID.test(id) && id.length <= 64)) {
+    problems.push('CALCULATORS must be all or a comma-separated list of calculator ids, such as au.pay.take-home');
+  }
   const defaultTaxYear = env.DEFAULT_TAX_YEAR?.trim() || null;
   if (defaultTaxYear !== null && !TAX_YEAR.test(defaultTaxYear)) problems.push('DEFAULT_TAX_YEAR must be a tax year written YYYY-YY');
   const config: ServiceConfig = {
@@ -186,6 +200,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     packPaths: (env.RULEPACKS_DIR ?? '').split(delimiter).map((path) => path.trim()).filter(Boolean),
     taxYears,
     defaultTaxYear,
+    calculators,
   };
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return config;

@@ -10,6 +10,9 @@ export interface Served {
   defaultTaxYear: string;
 }
 
+/** The settings that choose what is served; `calculators` left out means the serving file's default. */
+export type ServingSettings = Pick<ServiceConfig, 'taxYears' | 'defaultTaxYear'> & Partial<Pick<ServiceConfig, 'calculators'>>;
+
 /** The serving file beside the packs, if any; one with problems stops the boot. */
 export function loadServingDefaults(packPaths: readonly string[]): ServingDefaults | undefined {
   const { defaults, diagnostics } = readServingDefaults(packPaths, { displayRoot: PROJECT_ROOT, storedYaml: storedYaml() });
@@ -22,7 +25,7 @@ export function loadServingDefaults(packPaths: readonly string[]): ServingDefaul
  * the packs of the years asked for are read and checked: a boot reads what it serves. When a year
  * asked for has no pack, every pack is read, so that the message can name the years they serve.
  */
-export function loadServed(packPaths: readonly string[], settings: Pick<ServiceConfig, 'taxYears' | 'defaultTaxYear'>): Served {
+export function loadServed(packPaths: readonly string[], settings: ServingSettings): Served {
   const defaults = loadServingDefaults(packPaths);
   const askedFor = settings.taxYears === 'all' ? undefined : (settings.taxYears ?? defaults?.taxYears);
   if (askedFor) {
@@ -34,12 +37,13 @@ export function loadServed(packPaths: readonly string[], settings: Pick<ServiceC
 }
 
 /**
- * Chooses the tax years to serve, once the packs are loaded: TAX_YEARS and DEFAULT_TAX_YEAR when
- * set, else the serving file's defaults, else (no serving file) every year the packs serve. A year
- * no loaded pack serves, or a default year that is not served, stops the boot with a message naming
- * the setting (or the file) to change.
+ * Chooses the tax years and calculators to serve, once the packs are loaded: TAX_YEARS,
+ * DEFAULT_TAX_YEAR and CALCULATORS when set, else the serving file's defaults (its years, and
+ * every calculator but those it keeps for when an operator asks), else (no serving file) every
+ * year and calculator the packs serve. A year or calculator no loaded pack serves, or a default
+ * year that is not served, stops the boot with a message naming the setting (or the file) to change.
  */
-export function resolveServing(loaded: Catalog, defaults: ServingDefaults | undefined, settings: Pick<ServiceConfig, 'taxYears' | 'defaultTaxYear'>): Served {
+export function resolveServing(loaded: Catalog, defaults: ServingDefaults | undefined, settings: ServingSettings): Served {
   const shipped = [...new Set(loaded.plans.map((plan) => plan.context.taxYear))].sort();
   const offered = `the loaded rule packs serve ${shipped.join(', ')}`;
   const problems: string[] = [];
@@ -71,7 +75,35 @@ export function resolveServing(loaded: Catalog, defaults: ServingDefaults | unde
     const why = defaults ? `the default of ${defaults.file}, ${defaults.defaultTaxYear}, is not served` : 'no serving file names a default';
     problems.push(`DEFAULT_TAX_YEAR must be set to one of the tax years served (${taxYears.join(', ')}): ${why}`);
   }
+  const calculators = chooseCalculators(loaded, defaults, settings.calculators ?? null, problems);
   if (problems.length > 0 || defaultTaxYear === undefined) throw new ConfigError(problems);
 
-  return { catalog: createCatalog(loaded.plans.filter((plan) => taxYears.includes(plan.context.taxYear))), taxYears, defaultTaxYear };
+  const served = loaded.plans.filter((plan) => taxYears.includes(plan.context.taxYear) && (calculators === undefined || calculators.includes(plan.def.id)));
+  return { catalog: createCatalog(served), taxYears, defaultTaxYear };
+}
+
+/**
+ * The calculator ids to serve, or undefined for every one: CALCULATORS when set, else every
+ * calculator but those the serving file keeps for when an operator asks. An id no loaded pack
+ * defines is a problem of the setting, or stops the boot at the file's line.
+ */
+function chooseCalculators(loaded: Catalog, defaults: ServingDefaults | undefined, setting: ServiceConfig['calculators'], problems: string[]): string[] | undefined {
+  const shipped = [...new Set(loaded.plans.map((plan) => plan.def.id))];
+  const offered = `the loaded rule packs define ${shipped.join(', ')}`;
+  if (setting === 'all') return undefined;
+  if (setting) {
+    for (const id of setting) if (!shipped.includes(id)) problems.push(`CALCULATORS names ${id}, which no loaded rule pack defines (${offered})`);
+    return setting;
+  }
+  const onRequest = defaults?.calculatorsOnRequest ?? [];
+  const unknown = onRequest.map((id, index) => ({ id, index })).filter(({ id }) => !shipped.includes(id));
+  if (unknown.length > 0) {
+    throw new BootFailure(
+      unknown.map(({ id, index }) => {
+        const { file, line, column } = defaults!.locate('calculatorsOnRequest', index);
+        return `${file}:${line}:${column} calculatorsOnRequest lists ${id}, which no loaded rule pack defines (${offered}); ship its pack, or remove it from the list`;
+      }),
+    );
+  }
+  return onRequest.length === 0 ? undefined : shipped.filter((id) => !onRequest.includes(id));
 }

@@ -7,14 +7,16 @@ import type { Diagnostic, SourceLocation } from '../model/diagnostics.ts';
 /** The file at the top of a rule-packs folder that says which tax years are offered when nothing else is said. */
 export const SERVING_FILE = 'serving.yaml';
 
-/** The tax years offered by default, and the one a request without a tax year gets. */
+/** The tax years offered by default, the one a request without a tax year gets, and the calculators offered only on request. */
 export interface ServingDefaults {
   /** The file they were read from, as displayed in messages. */
   file: string;
   taxYears: string[];
   defaultTaxYear: string;
-  /** Where a value is written in the file: a year of `taxYears` by index, or `defaultTaxYear`. */
-  locate(key: 'taxYears' | 'defaultTaxYear', index?: number): SourceLocation;
+  /** Calculators served only when an operator asks for them, by id; none when the file names none. */
+  calculatorsOnRequest: string[];
+  /** Where a value is written in the file: an entry of `taxYears` or `calculatorsOnRequest` by index, or `defaultTaxYear`. */
+  locate(key: 'taxYears' | 'defaultTaxYear' | 'calculatorsOnRequest', index?: number): SourceLocation;
 }
 
 /**
@@ -38,12 +40,12 @@ export function readServingDefaults(paths: readonly string[], options: { display
   if (problems.length > 0) {
     return { diagnostics: problems.map((problem) => ({ kind: 'schema', message: problem.message, location: parsed.locate(problem.path, { key: problem.atKey }) })) };
   }
-  const { taxYears, defaultTaxYear } = parsed.value as { taxYears: string[]; defaultTaxYear: string };
+  const { taxYears, defaultTaxYear, calculatorsOnRequest = [] } = parsed.value as { taxYears: string[]; defaultTaxYear: string; calculatorsOnRequest?: string[] };
   const locate: ServingDefaults['locate'] = (key, index) => parsed.locate(index === undefined ? [key] : [key, index]);
   if (!taxYears.includes(defaultTaxYear)) {
     return {
       diagnostics: [{ kind: 'value', message: `\`defaultTaxYear\` must be one of \`taxYears\` (${taxYears.join(', ')}): a request without a tax year must get a year that is served`, location: locate('defaultTaxYear') }],
     };
   }
-  return { defaults: { file: display, taxYears, defaultTaxYear, locate }, diagnostics: [] };
+  return { defaults: { file: display, taxYears, defaultTaxYear, calculatorsOnRequest, locate }, diagnostics: [] };
 }

@@ -74,14 +74,14 @@ export function checkParameterCoversYear(parameter: ParameterDef, taxYear: PackD
       ? 'it has no values'
       : within.length === 0
         ? `none of its values (${parameter.values.map(runs).join('; ')}) falls in it`
-        : `its values cover only part of it (${within.map(runs).join('; ')}), leaving ${uncovered.map((gap) => `${gap.from} until ${gap.toExclusive}`).join(' and ')} without a value`;
+        : `its values cover only part of it (${within.map(runs).join('; ')})`;
   return [
     {
       kind: 'parameter-gap',
       message:
         `parameter \`${parameter.id}\` has no value in force for the whole ${id} tax year (${from} until ${toExclusive}): ${found}. ` +
         `Fix: add a value whose effectivePeriod covers the whole year, e.g. \`{ from: ${from}, toExclusive: null }\`, with the source it comes from ` +
-        `(or, if the figure carries over unchanged, extend the period of the value before; or, for a figure that changes during the year, values that follow one another without a gap)`,
+        `(or, if the figure carries over unchanged, extend the period of the value before)`,
       location: parameter.valuesAt,
     },
   ];

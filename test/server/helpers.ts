@@ -22,8 +22,8 @@ let defaultService: Served | undefined;
  * The shipped packs (and any others given) served as `npm start` would serve them with these
  * settings: by default the serving file's tax years, whatever other years' packs are shipped.
  */
-export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' | string[]; defaultTaxYear?: string } = {}): Served {
-  const plain = !options.extraPaths && !options.taxYears && !options.defaultTaxYear;
+export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' | string[]; defaultTaxYear?: string; calculators?: 'all' | string[] } = {}): Served {
+  const plain = !options.extraPaths && !options.taxYears && !options.defaultTaxYear && !options.calculators;
   if (plain && defaultService) return defaultService;
   const paths = [SHIPPED_PACKS, ...(options.extraPaths ?? [])];
   const loaded = loadPacks(paths, { displayRoot: PROJECT_ROOT });
@@ -31,6 +31,7 @@ export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' |
   const served = resolveServing(createCatalog(loaded.packs.flatMap((pack) => pack.plans)), loadServingDefaults(paths), {
     taxYears: options.taxYears ?? null,
     defaultTaxYear: options.defaultTaxYear ?? null,
+    calculators: options.calculators ?? null,
   });
   if (plain) defaultService = served;
   return served;

@@ -47,7 +47,7 @@ test('the shipped serving file is valid, names only shipped years, and its defau
 });
 
 test('TAX_YEARS and DEFAULT_TAX_YEAR choose the years, once the packs are known', () => {
-  const all = resolveServing(everything, fileDefaults, readConfig({ TAX_YEARS: 'all' }));
+  const all = resolveServing(everything, fileDefaults, readConfig({ TAX_YEARS: 'all', CALCULATORS: 'all' }));
   assert.equal(all.taxYears, allYears);
   assert.equal(yearsOf(all.catalog), allYears);
   assert.is(all.defaultTaxYear, fileDefaults.defaultTaxYear);
@@ -88,7 +88,7 @@ test('the serving file is checked strictly, every problem located', () => {
       return readServingDefaults([root], { displayRoot: root }).diagnostics.map(formatDiagnostic);
     };
     assert.equal(problemsOf('taxYears: [2030-31]\ndefaultTaxYear: 2030-31\n'), []);
-    assert.equal(problemsOf('taxYears: [2030-31]\ndefaultTaxYaer: 2030-31\n'), ['serving.yaml:2:1 schema unknown key `defaultTaxYaer`; did you mean `defaultTaxYear`? (allowed: taxYears, defaultTaxYear)']);
+    assert.equal(problemsOf('taxYears: [2030-31]\ndefaultTaxYaer: 2030-31\n'), ['serving.yaml:2:1 schema unknown key `defaultTaxYaer`; did you mean `defaultTaxYear`? (allowed: taxYears, defaultTaxYear, calculatorsOnRequest)']);
     assert.match(problemsOf('taxYears: [2030-31, "30-31"]\ndefaultTaxYear: 2030-31\n').join('\n'), /^serving\.yaml:1:21 schema `taxYears\[1\]` is not well formed: A tax year written YYYY-YY/);
     assert.equal(problemsOf('taxYears: [2030-31]\ndefaultTaxYear: 2031-32\n'), ['serving.yaml:2:17 value `defaultTaxYear` must be one of `taxYears` (2030-31): a request without a tax year must get a year that is served']);
     assert.match(problemsOf('taxYears: []\ndefaultTaxYear: 2030-31\n').join('\n'), /serving\.yaml:1:11 schema `taxYears` must NOT have fewer than 1 items/);
@@ -133,9 +133,36 @@ test('a boot reads and checks only the packs of the years it serves', () => {
   expectThrows(() => loadServed([SHIPPED_PACKS], readConfig({ TAX_YEARS: NOBODY_SERVES })), ConfigError, new RegExp(`the loaded rule packs serve ${shippedYears.join(', ')}`));
 });
 
+test('CALCULATORS chooses the calculators; by default, every one but those the serving file keeps for when asked', () => {
+  const ids = (catalog: Catalog) => [...new Set(catalog.plans.map((plan) => plan.def.id))].sort();
+  const every = ids(everything);
+  assert.ok(fileDefaults.calculatorsOnRequest.length > 0, 'the shipped serving file keeps a calculator for when it is asked for');
+  const plain = resolveServing(everything, fileDefaults, readConfig({ TAX_YEARS: 'all' }));
+  assert.equal(ids(plain.catalog), every.filter((id) => !fileDefaults.calculatorsOnRequest.includes(id)));
+  assert.equal(ids(resolveServing(everything, fileDefaults, readConfig({ TAX_YEARS: 'all', CALCULATORS: 'all' })).catalog), every);
+  const asked = [...fileDefaults.calculatorsOnRequest, every.find((id) => !fileDefaults.calculatorsOnRequest.includes(id))!];
+  assert.equal(ids(resolveServing(everything, fileDefaults, readConfig({ TAX_YEARS: 'all', CALCULATORS: ` ${asked.join(' , ')} ` })).catalog), [...asked].sort());
+  // Without a serving file, every calculator is served.
+  assert.equal(ids(resolveServing(everything, undefined, readConfig({ TAX_YEARS: 'all', DEFAULT_TAX_YEAR: otherYear() })).catalog), every);
+});
+
+test('a calculator no pack defines is refused at boot, naming the setting or the line of the serving file, never echoing a malformed value', () => {
+  const message = expectThrows(() => readConfig({ CALCULATORS: 'au.pay.take-home,Take Home!' }), ConfigError, /CALCULATORS must be all or a comma-separated list of calculator ids/);
+  assert.not.match(message, /Take Home!/);
+  assert.is(readConfig({}).calculators, null);
+  expectThrows(() => resolveServing(everything, fileDefaults, readConfig({ CALCULATORS: 'au.pay.retired' })), ConfigError, /CALCULATORS names au\.pay\.retired, which no loaded rule pack defines/, /au\.pay\.take-home/);
+  const root = mkdtempSync(join(tmpdir(), 'serving-calculators-'));
+  try {
+    writeFileSync(join(root, 'serving.yaml'), `taxYears: [${fileDefaults.defaultTaxYear}]\ndefaultTaxYear: ${fileDefaults.defaultTaxYear}\ncalculatorsOnRequest: [au.pay.retired]\n`);
+    expectThrows(() => resolveServing(everything, loadServingDefaults([root]), readConfig({})), BootFailure, /serving\.yaml:3:\d+ calculatorsOnRequest lists au\.pay\.retired, which no loaded rule pack defines/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 // One service offering every year the packs serve.
 let server: TestServer;
-const served = servedPacks({ extraPaths: [OTHER_YEAR_PACKS], taxYears: 'all' });
+const served = servedPacks({ extraPaths: [OTHER_YEAR_PACKS], taxYears: 'all', calculators: 'all' });
 test.before(async () => {
   server = await startTestServer({ deps: { catalog: served.catalog, defaultTaxYear: served.defaultTaxYear } });
 });
@@ -176,9 +203,10 @@ test('detail, schema, graph and calculate select the year asked for, and the def
   assert.is((await get('/api/v1/calculators/au.pay.take-home/schema')).calculator.context.taxYear, served.defaultTaxYear);
 });
 
+/** The period of the value in force on the first day of the plan's year (for most parameters, all year). */
 function graphPeriod(plan: Catalog['plans'][number], parameterId: string) {
   const parameter = plan.pack.parameters.find((candidate) => candidate.id === parameterId)!;
-  const inForce = parameter.values.find((value) => value.effectivePeriod.from <= plan.pack.taxYear.from && (value.effectivePeriod.toExclusive ?? '9999') >= plan.pack.taxYear.toExclusive)!;
+  const inForce = parameter.values.find((value) => value.effectivePeriod.from <= plan.pack.taxYear.from && (value.effectivePeriod.toExclusive ?? '9999') > plan.pack.taxYear.from)!;
   return inForce.effectivePeriod;
 }
 
@@ -249,7 +277,10 @@ test('the generated reference docs cover every served year', async () => {
   const docs = (await loadDocs(served.catalog, null))!.site;
   for (const plan of everything.plans) assert.ok(docs.page(referencePath(plan)), referencePath(plan));
   const plain = (await loadDocs(servedPacks().catalog, null))!.site;
-  for (const plan of everything.plans) assert.is(Boolean(plain.page(referencePath(plan))), fileDefaults.taxYears.includes(plan.context.taxYear), referencePath(plan));
+  for (const plan of everything.plans) {
+    const servedPlainly = fileDefaults.taxYears.includes(plan.context.taxYear) && !fileDefaults.calculatorsOnRequest.includes(plan.def.id);
+    assert.is(Boolean(plain.page(referencePath(plan))), servedPlainly, referencePath(plan));
+  }
 });
 
 test.run();

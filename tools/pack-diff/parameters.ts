@@ -18,14 +18,14 @@ export function parameterSection(old: PackDef, now: PackDef): Section {
     for (const value of parameter.values) lines.push(`    ${valueText(value)}; source ${sourceName(now)(value.source)}`);
   }
   for (const [before, after] of both) {
-    const inEffect = { old: valueInEffect(before, old.taxYear), new: valueInEffect(after, now.taxYear) };
+    const parts = partsInEffect(before, after, old, now);
     const detail = [
       ...fieldChange('title', before.title, after.title),
       ...fieldChange('description', before.description, after.description),
       ...fieldChange('unit', before.unit, after.unit),
       ...fieldChange('table', before.table, after.table),
-      ...inEffectChange(inEffect.old, inEffect.new, old, now),
-      ...valuesChange(before.values, after.values, sourceName(old), sourceName(now), inEffect),
+      ...parts.flatMap((part) => inEffectChange(part.old, part.new, old, now, part.label)),
+      ...valuesChange(before.values, after.values, sourceName(old), sourceName(now), parts),
     ];
     if (detail.length > 0) lines.push(`~ ${after.id} (${after.title})`, ...detail.map((line) => `    ${line}`));
   }
@@ -37,9 +37,49 @@ const sourceName = (pack: PackDef) => (id: string) => {
   return source ? `${id} (${source.reference})` : id;
 };
 
-/** `in effect for <old year> → <new year>:` then the value's period, source and content, old → new; nothing when they agree. */
-function inEffectChange(before: ValueDef | undefined, after: ValueDef | undefined, old: PackDef, now: PackDef): string[] {
+/** The values compared for a stretch of the year: the old pack's and the new pack's, and how the stretch is named. */
+interface PartInEffect {
+  old: ValueDef | undefined;
+  new: ValueDef | undefined;
+  /** `2025-26`, `2025-26 → 2026-27`, or for a stretch of a year whose values change, `2025-26 from 2025-09-24`. */
+  label: string;
+}
+
+/**
+ * The values in effect for each pack's tax year, paired. A parameter whose values change during the
+ * year is compared stretch by stretch, between the days either pack changes it: the same days of
+ * the same year, or, from one year to the next, each stretch of the new year against the value the
+ * old year ended with.
+ */
+function partsInEffect(before: ParameterDef, after: ParameterDef, old: PackDef, now: PackDef): PartInEffect[] {
   const years = old.taxYear.id === now.taxYear.id ? old.taxYear.id : `${old.taxYear.id} → ${now.taxYear.id}`;
+  const whole = { old: valueInEffect(before, old.taxYear), new: valueInEffect(after, now.taxYear) };
+  if (whole.old && whole.new) return [{ ...whole, label: years }];
+  const sameYear = old.taxYear.from === now.taxYear.from && old.taxYear.toExclusive === now.taxYear.toExclusive;
+  const newDays = stretches(now.taxYear, sameYear ? [before, after] : [after]);
+  if (newDays.length === 1 && !(sameYear ? false : stretches(old.taxYear, [before]).length > 1)) return [{ ...whole, label: years }];
+  const oldLast = stretches(old.taxYear, [before]).at(-1)!;
+  return newDays.map((days) => ({
+    old: valueInEffect(before, sameYear ? days : oldLast),
+    new: valueInEffect(after, days),
+    label: `${years}, ${period(days)}`,
+  }));
+}
+
+/** A year cut at every day inside it on which one of the parameters' values starts or stops. */
+function stretches(year: PackDef['taxYear'], parameters: readonly ParameterDef[]): { from: string; toExclusive: string }[] {
+  const days = new Set<string>();
+  for (const parameter of parameters) {
+    for (const { effectivePeriod } of parameter.values) {
+      for (const day of [effectivePeriod.from, effectivePeriod.toExclusive]) if (day !== null && day > year.from && day < year.toExclusive) days.add(day);
+    }
+  }
+  const bounds = [year.from, ...[...days].sort(), year.toExclusive];
+  return bounds.slice(1).map((toExclusive, index) => ({ from: bounds[index]!, toExclusive }));
+}
+
+/** `in effect for <old year> → <new year>:` then the value's period, source and content, old → new; nothing when they agree. */
+function inEffectChange(before: ValueDef | undefined, after: ValueDef | undefined, old: PackDef, now: PackDef, years: string): string[] {
   if (!before || !after) {
     if (!before && !after) return [];
     const missing = (pack: PackDef) => `none (no single value covers ${pack.taxYear.id})`;
@@ -69,7 +109,7 @@ function valuesChange(
   now: readonly ValueDef[],
   oldSource: (id: string) => string,
   newSource: (id: string) => string,
-  inEffect: { old: ValueDef | undefined; new: ValueDef | undefined },
+  compared: readonly PartInEffect[],
 ): string[] {
   const left = [...old];
   const right = [...now];
@@ -88,7 +128,7 @@ function valuesChange(
   take(() => true);
   const lines: string[] = [];
   for (const [before, after] of pairs) {
-    if (before === inEffect.old && after === inEffect.new) continue;
+    if (compared.some((part) => part.old === before && part.new === after)) continue;
     const detail = [
       ...fieldChange('effective period', before.effectivePeriod, after.effectivePeriod, (value) => period(value as ValueDef['effectivePeriod'])),
       ...(before.source === after.source ? [] : [`source: ${oldSource(before.source)} → ${newSource(after.source)}`]),
@@ -98,9 +138,9 @@ function valuesChange(
     if (detail.length === 0) continue;
     lines.push(`value ${period(after.effectivePeriod)}${before.source === after.source ? `, source ${newSource(after.source)}` : ''}:`, ...detail.map((line) => `  ${line}`));
   }
-  const compared = (value: ValueDef, side: string) => `${period(value.effectivePeriod)} (the value in effect for the ${side} year, compared above)`;
-  for (const value of left) lines.push(value === inEffect.old ? `- value ${compared(value, 'old')}` : `- value ${valueText(value)}; source ${oldSource(value.source)}`);
-  for (const value of right) lines.push(value === inEffect.new ? `+ value ${compared(value, 'new')}` : `+ value ${valueText(value)}; source ${newSource(value.source)}`);
+  const named = (value: ValueDef, side: string) => `${period(value.effectivePeriod)} (the value in effect for the ${side} year, compared above)`;
+  for (const value of left) lines.push(compared.some((part) => part.old === value) ? `- value ${named(value, 'old')}` : `- value ${valueText(value)}; source ${oldSource(value.source)}`);
+  for (const value of right) lines.push(compared.some((part) => part.new === value) ? `+ value ${named(value, 'new')}` : `+ value ${valueText(value)}; source ${newSource(value.source)}`);
   return lines;
 }
 

@@ -1,4 +1,4 @@
-import type { PackReport } from '../../engine/index.ts';
+import { inForceDuring, type PackReport } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import { traceEveryStep } from '../lib/trace-all.ts';
 
@@ -101,8 +101,8 @@ export function measureCoverage(report: PackReport): PackCoverage {
         periods: parameter.values.map((value) => ({
           effectivePeriod: { ...value.effectivePeriod },
           source: value.source,
-          // The engine's rule: a value applies to a year only if its period covers the whole year.
-          inEffect: value.effectivePeriod.from <= year.from && (value.effectivePeriod.toExclusive === null || value.effectivePeriod.toExclusive >= year.toExclusive),
+          // The engine's rule: a value applies to the days of the year its period covers.
+          inEffect: inForceDuring(value, year),
           rows: (value.rows ?? []).map((row, index) => ({
             row: index + 1,
             values: row,
