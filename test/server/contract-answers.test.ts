@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT_ROOT, shippedPacks } from '../helpers/packs.ts';
-import { startService, stopService } from '../helpers/service-process.ts';
+import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { ANSWERING_FOLDERS, BASELINE_FILE, CONTRACT_CALCULATORS, BASELINE_PATH_IN_REPOSITORY, digestAnswers, readBaseline, SETTINGS, type RecordedRequest, type SettingName } from './contract-answers.ts';
 
 // The contract's calculators answer byte for byte as they did before the service learned to serve
@@ -16,12 +16,17 @@ const baseline = readBaseline();
 const git = (...args: string[]) => spawnSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' });
 
 /** Each request the service answered otherwise than the recorded service, described for the failure message. */
-async function differences(setting: SettingName): Promise<string[]> {
+async function differences(service: ServiceProcess, setting: SettingName): Promise<string[]> {
   const compared = baseline.requests.filter((request) => request.answers[setting] !== undefined);
+  const digests = await digestAnswers(service.url, compared);
+  return compared.flatMap((request, at) => (digests[at] === request.answers[setting] ? [] : [`${describe(request)}: ${digests[at]}, recorded ${request.answers[setting]}`]));
+}
+
+/** Runs a test against the service `npm start` runs with one of the baseline's settings. */
+async function withService<T>(setting: SettingName, use: (service: ServiceProcess) => Promise<T>): Promise<T> {
   const service = await startService({ ...SETTINGS[setting], RATE_LIMIT_MAX: '0', CALC_CONCURRENCY: '2' });
   try {
-    const digests = await digestAnswers(service.url, compared);
-    return compared.flatMap((request, at) => (digests[at] === request.answers[setting] ? [] : [`${describe(request)}: ${digests[at]}, recorded ${request.answers[setting]}`]));
+    return await use(service);
   } finally {
     await stopService(service);
   }
@@ -65,26 +70,21 @@ test('the baseline was recorded by the code it names, and committed with that co
   assert.is(readFileSync(BASELINE_FILE, 'utf8'), git('show', `HEAD:${BASELINE_PATH_IN_REPOSITORY}`).stdout, 'the baseline is as committed');
 });
 
-test('plain npm start: every recorded answer of the contract calculators is unchanged, byte for byte', async () => {
-  assert.equal(await differences('plain'), []);
-});
-
-test('TAX_YEARS=all CALCULATORS=all: every recorded answer of the contract calculators is unchanged, byte for byte', async () => {
-  assert.equal(await differences('all'), []);
-});
-
-test('the comparison can fail: one cent more in a recorded request gives another digest', async () => {
-  const request = baseline.requests.find((candidate) => candidate.path.endsWith('/au.pay.take-home/calculate') && candidate.answers.plain?.startsWith('200 ') && (candidate.body as any)?.facts?.grossPay?.amount?.cents > 0)!;
-  const moved = structuredClone(request);
-  (moved.body as any).facts.grossPay.amount.cents += 1;
-  const service = await startService({ RATE_LIMIT_MAX: '0' });
-  try {
+test('plain npm start: every recorded answer of the contract calculators is unchanged, byte for byte; and the comparison can fail', async () => {
+  await withService('plain', async (service) => {
+    assert.equal(await differences(service, 'plain'), []);
+    // One cent more in a recorded request gives another digest.
+    const request = baseline.requests.find((candidate) => candidate.path.endsWith('/au.pay.take-home/calculate') && candidate.answers.plain?.startsWith('200 ') && (candidate.body as any)?.facts?.grossPay?.amount?.cents > 0)!;
+    const moved = structuredClone(request);
+    (moved.body as any).facts.grossPay.amount.cents += 1;
     const [same, other] = await digestAnswers(service.url, [request, moved]);
     assert.is(same, request.answers.plain);
     assert.is.not(other, request.answers.plain);
-  } finally {
-    await stopService(service);
-  }
+  });
+});
+
+test('TAX_YEARS=all CALCULATORS=all: every recorded answer of the contract calculators is unchanged, byte for byte', async () => {
+  await withService('all', async (service) => assert.equal(await differences(service, 'all'), []));
 });
 
 test.run();

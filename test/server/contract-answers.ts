@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sendAll } from '../helpers/keep-alive-client.ts';
 
 // The contract's calculators as a client meets them, reduced to one hash per answer: every request in
 // test/fixtures/contract/answers-baseline.json is sent to a running service, and each answer (status,
@@ -53,19 +54,8 @@ export function answerDigest(status: number, contentType: string | null, body: B
   return `${status} ${hash.slice(0, 16)}`;
 }
 
-/** Sends every request, `concurrency` at a time over kept-alive connections; the digests in request order. */
-export async function digestAnswers(url: string, requests: Pick<RecordedRequest, 'method' | 'path' | 'body' | 'rawBody'>[], concurrency = 8): Promise<string[]> {
-  const digests: string[] = new Array(requests.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const at = next++;
-      const request = requests[at]!;
-      const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-      const response = await fetch(`${url}${request.path}`, { method: request.method, ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }) });
-      digests[at] = answerDigest(response.status, response.headers.get('content-type'), Buffer.from(await response.arrayBuffer()));
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return digests;
+/** Sends every request, a few at a time over kept-alive connections; the digests in request order. */
+export async function digestAnswers(url: string, requests: Pick<RecordedRequest, 'method' | 'path' | 'body' | 'rawBody'>[]): Promise<string[]> {
+  const outgoing = requests.map(({ method, path, body, rawBody }) => ({ method, path, ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}) }));
+  return (await sendAll(url, outgoing)).map((answer) => answerDigest(answer.status, answer.contentType, answer.body));
 }
