@@ -18,9 +18,10 @@ import { loadPacks } from '../engine/index.ts';
 import { median, measureFor } from './lib/measure.ts';
 import { loadShipped, PACKS_DIR, PROJECT_ROOT } from './lib/packs.ts';
 import { pinToOneCore } from './lib/pin.ts';
+import { payrollInputs, payrollScenario } from './lib/payroll.ts';
 import { benchSetup, coverage, disagreements, scenarios, type Scenario } from './lib/scenarios.ts';
 
-const TARGETS = { ratio: 3, takeHomePerSec: 50_000, loadMs: 300 };
+const TARGETS = { ratio: 3, takeHomePerSec: 50_000, loadMs: 300, payrollToTakeHome: 1.5 };
 
 function option(name: string, fallback: number): number {
   const found = process.argv.find((arg) => arg.startsWith(`--${name}=`));
@@ -55,7 +56,8 @@ const [coldLoadMs, ...warmLoads] = loadTimes as [number, ...number[]];
 const loadMedianMs = median(warmLoads);
 
 // 2. Same figures from both sides, on every generated input, before any timing.
-const { takeHome, annual } = loadShipped();
+const { takeHome, annual, payroll } = loadShipped();
+if (!payroll) throw new Error('the shipped packs do not offer the payroll calculator for the default year');
 const setup = benchSetup(takeHome, annual);
 const wrong = disagreements(setup);
 if (wrong.length > 0) {
@@ -68,7 +70,7 @@ say(`Checked: direct computation = engine (facts and report) on all ${setup.payI
 say(`inputs cover 3 periods, ${setup.directTakeHome.rowCounts.scale1 + setup.directTakeHome.rowCounts.scale2} scale rows, ${setup.directAnnual.rowCounts.tax} rate rows, ${setup.directAnnual.rowCounts.offset} offset rows, 3 Medicare zones.`);
 
 // 3. Warm every loop, then measure them in turn, round after round, so drift hits all alike.
-const loops = scenarios(setup);
+const loops = [...scenarios(setup), payrollScenario(payroll, payrollInputs(payroll, setup.payInputs))];
 say(`Warming up (${warmupMs} ms each), then ${rounds} rounds × ${roundMs} ms per loop; ${pinning}.`);
 for (const loop of loops) measureFor(loop.run, warmupMs);
 const samples = new Map<string, number[]>(loops.map((loop) => [loop.id, []]));
@@ -89,11 +91,14 @@ interface Row {
   timesDirect: number;
 }
 const perSec = (id: string) => median(samples.get(id)!);
-/** Engine time / direct time, per round, then the median. */
-const timesDirect = (id: string, calculator: string) => {
-  const direct = samples.get(`${calculator}.direct`)!;
-  return median(samples.get(id)!.map((opsPerSec, round) => direct[round]! / opsPerSec));
+/** Time of one loop / time of another, per round, then the median. */
+const timesOther = (id: string, other: string) => {
+  const baseline = samples.get(other)!;
+  return median(samples.get(id)!.map((opsPerSec, round) => baseline[round]! / opsPerSec));
 };
+/** Engine time / direct time, per round, then the median; the payroll calculator has no direct computation. */
+const timesDirect = (id: string, calculator: string) => (samples.has(`${calculator}.direct`) ? timesOther(id, `${calculator}.direct`) : Number.NaN);
+const payrollTimesTakeHome = timesOther('payroll.report', 'take-home.report');
 const rows: Row[] = loops.map((loop) => {
   const opsPerSec = perSec(loop.id);
   return {
@@ -111,6 +116,12 @@ const rowOf = (id: string) => rows.find((row) => row.id === id)!;
 const targets = [
   { target: `take-home engine (report + trace) within ${TARGETS.ratio}× of direct`, value: rowOf('take-home.report').timesDirect, unit: '×', pass: rowOf('take-home.report').timesDirect <= TARGETS.ratio },
   { target: `annual engine (report + trace) within ${TARGETS.ratio}× of direct`, value: rowOf('annual.report').timesDirect, unit: '×', pass: rowOf('annual.report').timesDirect <= TARGETS.ratio },
+  {
+    target: `payroll engine (report + trace) within ${TARGETS.payrollToTakeHome}× of take-home's time`,
+    value: payrollTimesTakeHome,
+    unit: '×',
+    pass: payrollTimesTakeHome <= TARGETS.payrollToTakeHome,
+  },
   { target: `≥ ${TARGETS.takeHomePerSec.toLocaleString('en')} take-home calcs/s with full traces`, value: rowOf('take-home.report').opsPerSec, unit: '/s', pass: rowOf('take-home.report').opsPerSec >= TARGETS.takeHomePerSec },
   { target: `pack load + validation < ${TARGETS.loadMs} ms (median of ${warmLoads.length})`, value: loadMedianMs, unit: 'ms', pass: loadMedianMs < TARGETS.loadMs },
 ];
@@ -129,7 +140,7 @@ if (json) {
           label,
           opsPerSec: Math.round(opsPerSec),
           microsPerOp: Number(microsPerOp.toFixed(2)),
-          timesDirect: Number(timesDirect.toFixed(2)),
+          timesDirect: Number.isNaN(timesDirect) ? null : Number(timesDirect.toFixed(2)),
           rounds: perRound,
         })),
         load: { coldMs: Number(coldLoadMs.toFixed(1)), medianMs: Number(loadMedianMs.toFixed(1)), runsMs: warmLoads.map((ms) => Number(ms.toFixed(1))) },
@@ -145,7 +156,7 @@ if (json) {
   say();
   say(`${pad('calculator', 11)} ${pad('what is timed', 44)} ${'calcs/s'.padStart(10)} ${'µs/calc'.padStart(8)} ${'× direct'.padStart(9)}`);
   for (const row of rows) {
-    say(`${pad(row.calculator, 11)} ${pad(row.label, 44)} ${num(row.opsPerSec).padStart(10)} ${num(row.microsPerOp, 2).padStart(8)} ${`${num(row.timesDirect, 2)}×`.padStart(9)}`);
+    say(`${pad(row.calculator, 11)} ${pad(row.label, 44)} ${num(row.opsPerSec).padStart(10)} ${num(row.microsPerOp, 2).padStart(8)} ${(Number.isNaN(row.timesDirect) ? '—' : `${num(row.timesDirect, 2)}×`).padStart(9)}`);
   }
   say();
   say(`Pack load + validation (loadPacks rulepacks/): first call ${num(coldLoadMs, 1)} ms, median of next ${warmLoads.length}: ${num(loadMedianMs, 1)} ms`);

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { PAYROLL } from './payroll.ts';
 import { createCatalog, loadPacks, readServingDefaults, type CalculatorPlan, type Catalog, type LoadedPacks } from '../../engine/index.ts';
 
 /** The project root and its shipped packs, wherever the bench is run from. */
@@ -12,7 +13,7 @@ export const ANNUAL = 'au.income-tax.annual';
  * Loads the shipped packs the way the service does; any diagnostic is a broken bench. The calculators
  * measured are those of the default tax year (the serving file's), the year plain `npm start` serves.
  */
-export function loadShipped(): { loaded: LoadedPacks; catalog: Catalog; takeHome: CalculatorPlan; annual: CalculatorPlan } {
+export function loadShipped(): { loaded: LoadedPacks; catalog: Catalog; takeHome: CalculatorPlan; annual: CalculatorPlan; payroll: CalculatorPlan | undefined } {
   const loaded = loadPacks([PACKS_DIR], { displayRoot: PROJECT_ROOT });
   if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
     throw new Error(`the shipped packs do not load cleanly: ${loaded.diagnostics.length} diagnostics, ${loaded.missing.length} missing`);
@@ -24,5 +25,7 @@ export function loadShipped(): { loaded: LoadedPacks; catalog: Catalog; takeHome
   const takeHome = catalog.find(TAKE_HOME, year);
   const annual = catalog.find(ANNUAL, year);
   if (!takeHome || !annual) throw new Error(`the shipped packs do not offer ${TAKE_HOME} and ${ANNUAL}`);
-  return { loaded, catalog, takeHome, annual };
+  // Shipped for the same year, though the serving file keeps it for when it is asked for.
+  const payroll = catalog.find(PAYROLL, year);
+  return { loaded, catalog, takeHome, annual, payroll };
 }

@@ -5,7 +5,7 @@ import { annualInputs, takeHomeInputs } from './inputs.ts';
 /** What one measured loop does to the i-th input. Returns a number so the work cannot be dropped. */
 export interface Scenario {
   id: string;
-  calculator: 'take-home' | 'annual';
+  calculator: 'take-home' | 'annual' | 'payroll';
   /** What is measured, for the table. */
   label: string;
   run: (index: number) => number;

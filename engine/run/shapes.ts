@@ -103,7 +103,7 @@ export function jsonSchemaOf(shape: FactShape, currency: string): JsonSchema {
     case 'selection':
       return { type: 'string', enum: shape.options, 'x-expected': `one of ${shape.options.map((option) => `"${option}"`).join(', ')}` };
     case 'date':
-      return { type: 'string', format: 'date', 'x-expected': 'a calendar date written YYYY-MM-DD, such as "2025-10-15"' };
+      return { type: 'string', format: 'date', 'x-expected': 'a calendar date written YYYY-MM-DD (year, month, day)' };
     case 'record': {
       const names = Object.keys(shape.fields);
       return {

@@ -119,7 +119,7 @@ test('facts that do not decode: each issue as path: message on stderr, exit 1', 
 test('an unknown calculator: exit 2 with the nearest name and the known ones', async () => {
   const calculator = await runs.get('unknownCalculator');
   assert.is(calculator.status, 2);
-  assert.ok(calculator.stderr.includes('explain: unknown calculator `au.pay.takehome`; did you mean `au.pay.take-home`?\nexplain: calculators: au.pay.take-home, au.pay.withholdings, au.income-tax.annual\n'), calculator.stderr);
+  assert.ok(calculator.stderr.includes('explain: unknown calculator `au.pay.takehome`; did you mean `au.pay.take-home`?\nexplain: calculators: au.pay.take-home, au.pay.withholdings, au.income-tax.annual, au.payroll.withholding\n'), calculator.stderr);
 });
 
 test('contexts (in-process): a missing part matches any, as in the API, the default year when none is named; an unknown one names the nearest', () => {

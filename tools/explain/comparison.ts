@@ -82,8 +82,9 @@ export type Compared = { ok: true; comparison: Comparison } | { ok: false; side:
  * year's) and lists what differs: every figure, then step by step the facts, parameter values (with
  * their sources), intermediate values (before rounding too) and results that are not the same.
  */
-export function compareRuns(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, facts: unknown): Compared {
+export function compareRuns(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, newFacts: unknown, oldFacts: unknown = newFacts): Compared {
   const run = (plan: CalculatorPlan, side: 'old' | 'new') => {
+    const facts = side === 'old' ? oldFacts : newFacts;
     const outcome = runCalculator(plan, facts);
     const steps = traceEveryStep(plan, facts);
     if (!outcome.ok || !steps.ok) {

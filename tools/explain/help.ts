@@ -1,6 +1,6 @@
 /** The text `explain --help` prints. */
 export const HELP = `Usage: explain <calculatorId> --facts <file|-|json> [--context JURISDICTION/TAXYEAR]
-               [--against JURISDICTION/TAXYEAR] [--packs <dir>]... [--json] [--help]
+               [--against JURISDICTION/TAXYEAR|YYYY-MM-DD] [--packs <dir>]... [--json] [--help]
 
 Runs one calculator from the command line, as the API's calculate route would, and explains the
 result: the report's figures, then the whole calculation trace as an indented tree. With --against,
@@ -13,15 +13,19 @@ Arguments
                      e.g. --facts '{"taxableIncome": {"_tag": "Money", "cents": 9000000, "currency": "AUD"}}'
   --context <J/Y>    jurisdiction and tax year, written like AU/YYYY-YY with a tax year of the packs.
                      As in the API, a part left out (AU, or /YYYY-YY) matches any; with no tax year,
-                     the default tax year of the packs' serving.yaml is used when the calculator has
-                     it, else the first in catalog order. A context the calculator does not have is a
+                     a calculator whose values a date chooses (au.payroll.withholding: paymentDate)
+                     takes the year of the facts' date; any other, the default tax year of the
+                     packs' serving.yaml when the calculator has it, else the first in catalog order. A context the calculator does not have is a
                      usage error that suggests the nearest one (the closest tax year).
   --against <J/Y>    compare with this context (the old side; --context is the new one): prints both
                      results, the difference of every figure, and, step by step, each step whose
                      inputs or result differ, old → new, with the parameter values that changed and
                      their periods and sources; intermediate values show their value before rounding.
                      A table shows only the row matched, and says whether its other rows changed
-                     too: pack-diff on the two packs' folders (named in the output) shows every row
+                     too: pack-diff on the two packs' folders (named in the output) shows every row.
+                     For a calculator whose values a date chooses, the date moves into the other
+                     year (same day of the year); or give a day, YYYY-MM-DD, instead of a context:
+                     the same facts paid on that day, e.g. --against 2025-09-23
   --packs <dir>      a pack folder or a folder of packs (default: the project's rulepacks/); give it
                      more than once to load packs from several folders
   --json             print exactly the body the API returns on success:

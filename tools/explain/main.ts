@@ -10,7 +10,7 @@ import { usageError } from '../lib/usage.ts';
 import { parseArgs } from './args.ts';
 import { readFacts } from './facts-input.ts';
 import { HELP } from './help.ts';
-import { selectPlan } from './select.ts';
+import { factsFor, isDay, selectPlan } from './select.ts';
 import { explanation } from './explanation.ts';
 import { compareRuns } from './comparison.ts';
 import { comparisonText } from './comparison-text.ts';
@@ -39,13 +39,16 @@ function main(argv: readonly string[]): number {
     return usageError('explain', [...diagnostics.map((diagnostic) => formatDiagnostic({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })), 'the packs have diagnostics; run validate-pack on them']);
   }
   const catalog = createCatalog(loaded.packs.flatMap((report) => report.plans));
-  const selected = selectPlan(catalog, options.calculatorId!, options.context, serving.defaults?.defaultTaxYear);
+  const selected = selectPlan(catalog, options.calculatorId!, options.context, serving.defaults?.defaultTaxYear, facts.facts);
   if (!selected.ok) return usageError('explain', selected.problems);
   const { plan } = selected;
   if (options.against !== undefined) {
-    const against = selectPlan(catalog, options.calculatorId!, options.against, serving.defaults?.defaultTaxYear);
+    // A day instead of a context: the same facts, paid on that day (for a calculator whose values a date chooses).
+    const day = isDay(options.against) && plan.byDate ? options.against : undefined;
+    const againstFacts = day === undefined ? undefined : { ...(facts.facts as Record<string, unknown>), [plan.byDate!.factId]: day };
+    const against = againstFacts ? selectPlan(catalog, options.calculatorId!, plan.context.jurisdiction, undefined, againstFacts) : selectPlan(catalog, options.calculatorId!, options.against, serving.defaults?.defaultTaxYear);
     if (!against.ok) return usageError('explain', against.problems.map((problem) => `--against: ${problem}`));
-    return compare(against.plan, plan, facts.facts, options.json);
+    return compare(against.plan, plan, facts.facts, options.json, againstFacts ?? factsFor(against.plan, facts.facts));
   }
 
   // The report is the service's own JSON text: --json prints it as the API would, byte for byte.
@@ -64,8 +67,8 @@ function main(argv: readonly string[]): number {
 }
 
 /** `--against`: the same facts in two contexts, what differs printed (or, with --json, written as one JSON object). */
-function compare(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, facts: unknown, json: boolean): number {
-  const compared = compareRuns(oldPlan, newPlan, facts);
+function compare(oldPlan: CalculatorPlan, newPlan: CalculatorPlan, facts: unknown, json: boolean, oldFacts: unknown): number {
+  const compared = compareRuns(oldPlan, newPlan, facts, oldFacts);
   if (!compared.ok) {
     const { context } = compared.side === 'old' ? oldPlan : newPlan;
     process.stderr.write(`explain: for ${context.jurisdiction}/${context.taxYear}, ${compared.failure}\n`);

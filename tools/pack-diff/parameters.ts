@@ -41,7 +41,7 @@ const sourceName = (pack: PackDef) => (id: string) => {
 interface PartInEffect {
   old: ValueDef | undefined;
   new: ValueDef | undefined;
-  /** `2025-26`, `2025-26 → 2026-27`, or for a stretch of a year whose values change, `2025-26 from 2025-09-24`. */
+  /** The tax year (`<old year> → <new year>` when they differ), and for a stretch of a year whose values change, its days. */
   label: string;
 }
 
