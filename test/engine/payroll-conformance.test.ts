@@ -1,27 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCalculator } from '../../engine/index.ts';
-import { payrollCases, payrollFacts, payrollLabel, type PayrollCase } from '../helpers/payroll-conformance.ts';
+import { EDITION_SPANS, payrollCases, payrollFacts, payrollLabel, type PayrollCase } from '../helpers/payroll-conformance.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 
 // Every published payroll case through the engine alone, and again on the first and last day each
-// edition applies: the edition is chosen by the day the payment is made (reference
-// payroll-withholding.md, "Which edition applies"), so a case published for one day of an edition's
-// span has the same amount on every other day of it. Expected figures come only from the sample data.
+// edition applies: the edition is chosen by the day the payment is made (EDITION_SPANS), so a case
+// published for one day of an edition's span has the same amount on every other day of it. Expected
+// figures come only from the sample data.
 
 const CALCULATOR = 'au.payroll.withholding';
 const { catalog } = shippedPacks();
-
-/** The days on which each file's edition applies, as the reference's table of editions gives them. */
-const SPANS: Record<string, { first: string; last: string }> = {
-  'nat1004-2024-07.json': { first: '2024-07-01', last: '2026-06-30' },
-  'nat1004-2026-07.json': { first: '2026-07-01', last: '2027-06-30' },
-  'nat1004-scale4-2020-10.json': { first: '2024-07-01', last: '2027-06-30' },
-  'nat3539-2024-07.json': { first: '2024-07-01', last: '2025-06-30' },
-  'nat3539-2025-07.json': { first: '2025-07-01', last: '2025-09-23' },
-  'nat3539-2025-09.json': { first: '2025-09-24', last: '2026-06-30' },
-  'nat3539-2026-07.json': { first: '2026-07-01', last: '2027-06-30' },
-};
 
 /** What the engine withholds for a case: the scale and the amount, or why it could not. */
 function run(item: PayrollCase): { scale?: unknown; withheld?: unknown; netPay?: unknown; failure?: string } {
@@ -47,8 +36,8 @@ function mismatches(cases: (PayrollCase & { file: string })[]): string[] {
 }
 
 test('every payroll conformance file has the span of days its edition applies', () => {
-  assert.equal([...new Set(payrollCases().map((item) => item.file))].sort(), Object.keys(SPANS).sort());
-  for (const item of payrollCases()) assert.ok(SPANS[item.file]!.first <= item.paymentDate && item.paymentDate <= SPANS[item.file]!.last, payrollLabel(item));
+  assert.equal([...new Set(payrollCases().map((item) => item.file))].sort(), Object.keys(EDITION_SPANS).sort());
+  for (const item of payrollCases()) assert.ok(EDITION_SPANS[item.file]!.first <= item.paymentDate && item.paymentDate <= EDITION_SPANS[item.file]!.last, payrollLabel(item));
 });
 
 test('the engine reproduces every published case, scale and amount, to the cent', () => {
@@ -57,7 +46,7 @@ test('the engine reproduces every published case, scale and amount, to the cent'
 
 test("the engine reproduces every published case on the first and the last day of its edition's span", () => {
   const cases = payrollCases();
-  for (const edge of ['first', 'last'] as const) assert.equal(mismatches(cases.map((item) => ({ ...item, paymentDate: SPANS[item.file]![edge] }))), [], edge);
+  for (const edge of ['first', 'last'] as const) assert.equal(mismatches(cases.map((item) => ({ ...item, paymentDate: EDITION_SPANS[item.file]![edge] }))), [], edge);
 });
 
 test('the study-loan amounts change with the payment date on 24 September 2025: a case whose two editions differ is answered by each on its side of the day', () => {

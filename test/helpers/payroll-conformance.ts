@@ -31,6 +31,20 @@ export interface PayrollFile {
   cases: PayrollCase[];
 }
 
+/**
+ * The days on which each file's edition applies, from the reference's table of editions
+ * (payroll-withholding.md, "Which edition applies"): the payment date chooses the edition.
+ */
+export const EDITION_SPANS: Record<string, { first: string; last: string }> = {
+  'nat1004-2024-07.json': { first: '2024-07-01', last: '2026-06-30' },
+  'nat1004-2026-07.json': { first: '2026-07-01', last: '2027-06-30' },
+  'nat1004-scale4-2020-10.json': { first: '2024-07-01', last: '2027-06-30' },
+  'nat3539-2024-07.json': { first: '2024-07-01', last: '2025-06-30' },
+  'nat3539-2025-07.json': { first: '2025-07-01', last: '2025-09-23' },
+  'nat3539-2025-09.json': { first: '2025-09-24', last: '2026-06-30' },
+  'nat3539-2026-07.json': { first: '2026-07-01', last: '2027-06-30' },
+};
+
 let files: PayrollFile[] | undefined;
 
 /** Every payroll conformance file, in name order, parsed once per test process. */
@@ -64,4 +78,9 @@ export function payrollFacts(item: PayrollCase) {
 export function payrollLabel(item: PayrollCase & { file?: string }): string {
   const declaration = [item.residency, item.tfnProvided ? 'TFN' : 'no TFN', item.taxFreeThresholdClaimed ? 'threshold' : 'no threshold', `Medicare ${item.medicareLevyExemption}`, item.studyLoan ? 'study loan' : 'no loan'].join(', ');
   return `${item.file ?? ''} ${item.period} ${item.grossCents} on ${item.paymentDate} (${declaration})`.trim();
+}
+
+/** The edition a file's source names, such as "September 2025", if it names one. */
+export function editionOf(file: PayrollFile): string | undefined {
+  return /\((\w+ \d{4}) edition\)/.exec(file.source.reference)?.[1];
 }

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendAll } from '../helpers/keep-alive-client.ts';
 import { money } from '../helpers/packs.ts';
-import { payrollCases, payrollFacts, payrollFiles, payrollLabel, type PayrollCase } from '../helpers/payroll-conformance.ts';
+import { EDITION_SPANS, editionOf, payrollCases, payrollFacts, payrollFiles, payrollLabel, type PayrollCase } from '../helpers/payroll-conformance.ts';
 import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { responseValidators } from './openapi-check.ts';
 import { calculate, servedPacks, startTestServer } from './helpers.ts';
@@ -89,6 +89,33 @@ test('TAX_YEARS=all CALCULATORS=all npm start answers every published case with 
   // Every scale and every period is among them, so no branch of the declaration goes untested.
   assert.equal([...new Set(cases.map((item) => item.scale))].sort(), [1, 2, 3, 4, 5, 6]);
   assert.equal([...new Set(cases.map((item) => item.period))].sort(), ['fortnightly', 'monthly', 'weekly']);
+});
+
+test('each answer names the editions of Schedule 1 and Schedule 8 its payment date selects, as the published files name them', async () => {
+  const files = payrollFiles();
+  const schedule1Files = files.filter((file) => file.file.startsWith('nat1004-') && editionOf(file));
+  /** The Schedule 1 edition whose span holds the day. */
+  const schedule1On = (day: string) => editionOf(schedule1Files.find((file) => EDITION_SPANS[file.file]!.first <= day && day <= EDITION_SPANS[file.file]!.last)!);
+  // The first case of each scale, period and study-loan answer in every file.
+  const chosen = new Map<string, PayrollCase & { file: string }>();
+  for (const item of payrollCases()) {
+    const key = `${item.file} ${item.scale} ${item.period} ${item.studyLoan}`;
+    if (!chosen.has(key)) chosen.set(key, item);
+  }
+  const cases = [...chosen.values()];
+  const answers = await sendCases(cases);
+  const wrong: string[] = [];
+  cases.forEach((item, at) => {
+    const report = answers[at]!.body.report;
+    const schedule1 = schedule1On(item.paymentDate)!;
+    if (report.schedule1?.reference !== 'NAT 1004' || !report.schedule1?.title?.includes(`${schedule1} edition`)) wrong.push(`${payrollLabel(item)}: schedule1 ${JSON.stringify(report.schedule1)}, expected the ${schedule1} edition`);
+    const schedule8 = editionOf(files.find((file) => file.file === item.file)!);
+    if (item.file.startsWith('nat3539-') && (report.schedule8?.reference !== 'NAT 3539' || !report.schedule8?.title?.includes(`${schedule8} edition`))) {
+      wrong.push(`${payrollLabel(item)}: schedule8 ${JSON.stringify(report.schedule8)}, expected the ${schedule8} edition`);
+    }
+  });
+  assert.ok(cases.length > 80, `${cases.length} cases`);
+  assert.equal(wrong, []);
 });
 
 test('a taxYear that agrees with the payment date is answered as without one', async () => {
