@@ -10,7 +10,9 @@ import { ANSWERING_FOLDERS, BASELINE_FILE, CONTRACT_CALCULATORS, BASELINE_PATH_I
 // more calculators, with no settings and with TAX_YEARS=all CALCULATORS=all: each recorded request is
 // sent to the service `npm start` runs and its answer's digest compared with the recorded one.
 // Whether the recording is what it claims to be (answers of the code it names) is checked against the
-// repository's history.
+// repository's history. A deliberate change to the contract's answers is recorded again with
+// `npx tsx test/server/record-contract-answers.ts` once the change is committed, and the new baseline
+// committed on its own.
 
 const baseline = readBaseline();
 const git = (...args: string[]) => spawnSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' });
