@@ -108,7 +108,9 @@ function parameterSection(parameter: ParameterDef, plan: CalculatorPlan, cite: (
   lines.push(`Unit: \`${parameter.unit}\`${parameter.table ? `; rows match on \`${parameter.table.bound}\` (in ${parameter.table.boundUnit}); columns: ${Object.entries(parameter.table.columns).map(([name, unit]) => `\`${name}\` (${unit})`).join(', ')}` : ''}.`, '');
   for (const value of parameter.values) {
     const period = `${value.effectivePeriod.from} to ${value.effectivePeriod.toExclusive ?? 'no end date'}`;
-    const marker = inEffect(value.effectivePeriod.from, value.effectivePeriod.toExclusive) ? ' — in effect for this tax year' : '';
+    const { from, toExclusive } = value.effectivePeriod;
+    const partly = plan.byDate && from < plan.pack.taxYear.toExclusive && (toExclusive === null || toExclusive > plan.pack.taxYear.from);
+    const marker = inEffect(from, toExclusive) ? ' — in effect for this tax year' : partly ? ` — in effect for part of this tax year, chosen by \`${plan.byDate!.factId}\`` : '';
     if (value.rows && parameter.table) {
       const columns = [parameter.table.bound, ...Object.keys(parameter.table.columns)];
       lines.push(

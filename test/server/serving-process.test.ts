@@ -38,8 +38,8 @@ test('plain npm start serves exactly the enumerations of the contract', async ()
   }
 });
 
-test('TAX_YEARS=all with DEFAULT_TAX_YEAR serves every shipped year, on worker threads too', async () => {
-  const service = await startService({ RULEPACKS_DIR: BOTH, TAX_YEARS: 'all', DEFAULT_TAX_YEAR: otherYear(), CALC_ISOLATION: 'worker' });
+test('TAX_YEARS=all with DEFAULT_TAX_YEAR (and CALCULATORS=all) serves every shipped year, on worker threads too', async () => {
+  const service = await startService({ RULEPACKS_DIR: BOTH, TAX_YEARS: 'all', DEFAULT_TAX_YEAR: otherYear(), CALCULATORS: 'all', CALC_ISOLATION: 'worker' });
   try {
     assert.ok((service.listening.taxYears as string[]).includes(otherYear()));
     assert.ok((service.listening.taxYears as string[]).includes(CONTRACT.taxYear[0]));
@@ -50,17 +50,37 @@ test('TAX_YEARS=all with DEFAULT_TAX_YEAR serves every shipped year, on worker t
     const facts = payFacts(346200, 'fortnightly', true);
     assert.is((await run({ facts })).calculator.context.taxYear, otherYear());
     assert.is((await run({ facts, taxYear: CONTRACT.taxYear[0] })).report.rulePackVersion, CONTRACT.rulePackVersion.TakeHomePayReport);
+    // A calculator served on request, its year taken from the payment date, calculated on a worker thread.
+    // NAT 3539 sample data, September 2025 edition: weekly $1,282.00, scale 2, with a study loan, $234.00.
+    const payroll = await fetch(`${service.url}/api/v1/calculators/au.payroll.withholding/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        facts: {
+          grossPay: { _tag: 'GrossPay', amount: { _tag: 'Money', cents: 128200, currency: 'AUD' }, period: 'weekly' },
+          paymentDate: '2025-09-30',
+          residency: 'resident',
+          tfnProvided: true,
+          taxFreeThresholdClaimed: true,
+          medicareLevyExemption: 'none',
+          studyLoan: true,
+        },
+      }),
+    }).then((response) => response.json() as Promise<any>);
+    assert.equal([payroll.calculator.context.taxYear, payroll.report.scale, payroll.report.withheld.cents], [CONTRACT.taxYear[0], 2, 23400]);
   } finally {
     service.child.kill('SIGTERM');
     await service.exited;
   }
 });
 
-test('bad tax-year settings stop the boot before anything starts, naming the setting', async () => {
+test('bad tax-year and calculator settings stop the boot before anything starts, naming the setting', async () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ TAX_YEARS: '1900-01' }, /TAX_YEARS names 1900-01, which no loaded rule pack serves/],
     [{ TAX_YEARS: 'every year' }, /TAX_YEARS must be all or a comma-separated list of tax years/],
     [{ RULEPACKS_DIR: BOTH, DEFAULT_TAX_YEAR: otherYear() }, /DEFAULT_TAX_YEAR must be one of the tax years served/],
+    [{ CALCULATORS: 'au.pay.retired' }, /CALCULATORS names au\.pay\.retired, which no loaded rule pack defines/],
+    [{ CALCULATORS: 'every calculator' }, /CALCULATORS must be all or a comma-separated list of calculator ids/],
   ];
   for (const [env, message] of cases) {
     const { code, output } = await runToExit(env);

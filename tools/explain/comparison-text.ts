@@ -81,7 +81,10 @@ function parameterLines(change: ParameterDifference, folders: PackFolders): stri
     if (old.amountBelowRow !== now.amountBelowRow) lines.push(`    amount due below the row ${dollarsOfText(old.amountBelowRow ?? '0')} → ${dollarsOfText(now.amountBelowRow ?? '0')}`);
   } else if (valueOf(old) !== valueOf(now)) lines.push(`    ${valueOf(old)} → ${valueOf(now)}`);
   else lines.push(`    ${valueOf(now)} (the same value)`);
-  if (change.otherRows === 'changed') lines.push(`    other rows of the table changed too; every row, old → new: npx pack-diff ${folders.old} ${folders.new}`);
+  if (change.otherRows === 'changed') {
+    // Two values of one pack (a table that changes during the year): the file holds both, one after the other.
+    lines.push(folders.old === folders.new ? `    other rows of the table differ too; both values, row by row, are in ${folders.new}/parameters/${change.name}.yaml` : `    other rows of the table changed too; every row, old → new: npx pack-diff ${folders.old} ${folders.new}`);
+  }
   else if (change.otherRows === 'same') lines.push('    no other row of the table changed');
   lines.push(periodOf(old) === periodOf(now) ? `    in effect ${periodOf(now)} (the same period)` : `    in effect ${periodOf(old)} → ${periodOf(now)}`);
   lines.push(sourceOf(old) === sourceOf(now) ? `    source ${sourceOf(now)} (the same source)` : `    source ${sourceOf(old)} → ${sourceOf(now)}`);
