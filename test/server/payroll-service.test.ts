@@ -10,8 +10,8 @@ import { calculate, servedPacks, startTestServer } from './helpers.ts';
 // au.payroll.withholding as an operator who serves every year and every calculator offers it to a
 // payroll system, through the service `TAX_YEARS=all CALCULATORS=all npm start` runs:
 // - each of the tax office's published sample cases, sent as its declaration and payment, is
-//   answered with the published scale and amount to the cent; the income year is left to the
-//   payment date, as a pay run would leave it;
+//   answered with the published scale and amount to the cent, and names the editions of the
+//   schedules applied; the income year is left to the payment date, as a pay run would leave it;
 // - each bad answer of a declaration gets a 400 in the contract's shape that names the fact and
 //   never repeats the value, and nothing a client sends gets a 5xx.
 
