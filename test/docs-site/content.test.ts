@@ -14,13 +14,28 @@ const CONTENT = fileURLToPath(new URL('../../docs-site/content/', import.meta.ur
 const { catalog } = servedPacks();
 let docs: DocsSite;
 let server: TestServer;
+// A page about a calculator served on request shows it started with TAX_YEARS=all CALCULATORS=all.
+const onRequest = servedPacks({ taxYears: 'all', calculators: 'all' });
+let everyCalculator: TestServer;
 
 test.before(async () => {
   docs = await projectDocsSite(catalog);
   // Pay runs on, so that the guide to them runs as documented; they only add a route.
-  server = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) }, deps: { docs } });
+  const payRuns = { apiExtensions: new Set(['pay-runs'] as const) };
+  server = await startTestServer({ config: payRuns, deps: { docs } });
+  everyCalculator = await startTestServer({ config: payRuns, deps: { docs, catalog: onRequest.catalog, defaultTaxYear: onRequest.defaultTaxYear } });
 });
-test.after(() => server.close());
+test.after(async () => {
+  await server.close();
+  await everyCalculator.close();
+});
+
+/** The service an example is run against: plain npm start's, unless it names a calculator only served on request. */
+function serviceFor(url: string): TestServer {
+  const calculatorId = /\/api\/v1\/calculators\/([^/?]+)/.exec(url)?.[1];
+  const onlyOnRequest = calculatorId !== undefined && catalog.withId(calculatorId).length === 0 && onRequest.catalog.withId(calculatorId).length > 0;
+  return onlyOnRequest ? everyCalculator : server;
+}
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : []));
@@ -66,8 +81,9 @@ test('the docs show executable requests', () => {
 
 for (const example of examples) {
   test(`docs example runs as documented: ${example.file}:${example.line}`, async () => {
-    const url = example.url.replace(/^http:\/\/(127\.0\.0\.1|localhost):4000/, server.url);
-    assert.ok(url.startsWith(server.url), `${example.url} uses the documented base address`);
+    const target = serviceFor(example.url);
+    const url = example.url.replace(/^http:\/\/(127\.0\.0\.1|localhost):4000/, target.url);
+    assert.ok(url.startsWith(target.url), `${example.url} uses the documented base address`);
     const response = await fetch(url, { method: example.method, headers: example.headers, ...(example.body === undefined ? {} : { body: example.body }) });
     const text = await response.text();
     if (example.documentedResponse === undefined) return;

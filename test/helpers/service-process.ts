@@ -18,7 +18,7 @@ export interface ServiceProcess {
 }
 
 /** Settings a test run must not inherit from the shell that runs the tests. */
-const CHOSEN_BY_TESTS = ['TAX_YEARS', 'DEFAULT_TAX_YEAR', 'RULEPACKS_DIR', 'CALC_ISOLATION', 'WEB_CONCURRENCY', 'REDIS_URL', 'ADMIN_PORT'];
+const CHOSEN_BY_TESTS = ['TAX_YEARS', 'DEFAULT_TAX_YEAR', 'CALCULATORS', 'RULEPACKS_DIR', 'CALC_ISOLATION', 'WEB_CONCURRENCY', 'REDIS_URL', 'ADMIN_PORT'];
 
 /** The environment a test's service starts with: this run's, without the settings tests choose, plus `env`. */
 export function serviceEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
