@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -84,7 +84,8 @@ test('the guide names the copies, the new pack.yaml, the output of step 3 and th
 test('a pay-only year copied from the latest, with one coefficient changed, ships with edits under rulepacks/ and the changelog alone', async () => {
   const root = mkdtempSync(join(tmpdir(), 'new-year-'));
   try {
-    for (const path of COPIED) cpSync(join(PROJECT_ROOT, path), join(root, path), { recursive: true, preserveTimestamps: true });
+    // dist/ goes too (when built), with its times, so that the copy's tools start from their bundles as the project's do.
+    for (const path of COPIED) if (existsSync(join(PROJECT_ROOT, path))) cpSync(join(PROJECT_ROOT, path), join(root, path), { recursive: true, preserveTimestamps: true });
     symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
     // The project as the guide describes it: no pack yet for a year after the one copied.
     for (const { from, to } of copies) {
@@ -99,9 +100,12 @@ test('a pay-only year copied from the latest, with one coefficient changed, ship
     for (const { from, to } of copies) {
       cpSync(join(root, from), join(root, to), { recursive: true });
       const file = join(root, to, 'pack.yaml');
-      const text = readFileSync(file, 'utf8')
+      const written = readFileSync(file, 'utf8');
+      const oldYear = /^ {2}id: (\S+)$/m.exec(written)![1]!;
+      // The year's id also names it in the description.
+      const text = written
+        .replaceAll(oldYear, next.id)
         .replace(/^version: \S+$/m, `version: ${next.version}`)
-        .replace(/^ {2}id: \S+$/m, `  id: ${next.id}`)
         .replace(/^ {2}from: \S+$/m, `  from: ${next.from}`)
         .replace(/^ {2}toExclusive: \S+$/m, `  toExclusive: ${next.toExclusive}`);
       writeFileSync(file, text);
@@ -204,7 +208,7 @@ test('a pay-only year copied from the latest, with one coefficient changed, ship
     edit(root, CHANGELOG, '## Unreleased\n\n', `## Unreleased\n\n### Rule packs\n\n- ${next.id}: \`rules-au-pay/${next.version}\`, pay only.\n\n`);
 
     // Nothing else was edited.
-    const differing = COPIED.filter((path) => path !== 'rulepacks' && path !== 'dist')
+    const differing = COPIED.filter((path) => path !== 'rulepacks' && path !== 'dist' && existsSync(join(root, path)))
       .flatMap((path) => (statSync(join(root, path)).isDirectory() ? filesUnder(root, path) : [path]))
       .filter((file) => !readFileSync(join(root, file)).equals(readFileSync(join(PROJECT_ROOT, file))));
     assert.equal(differing, [CHANGELOG]);
