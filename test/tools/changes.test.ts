@@ -55,6 +55,8 @@ test('a carried-value notice that appears, and one that a confirmation resolves,
   const quiet = stateOf([pack([], [example(true)])]);
   const noticed = stateOf([{ ...pack([], [example(true)]), notices: [notice] }], quiet);
   assert.equal(describeChanges(quiet, noticed), ['+ notice: p/parameters/levy-rate.yaml:9:5 carried-value parameter `levy-rate`: carried']);
+  assert.is(describeState(noticed), 'now: 0 diagnostics, 0 failing examples, 1 notice');
+  assert.is(describeState(quiet), 'now: 0 diagnostics, 0 failing examples');
   assert.equal(describeChanges(noticed, stateOf([pack([], [example(true)])], noticed)), ['- no longer noticed: p/parameters/levy-rate.yaml:9:5 carried-value parameter `levy-rate`: carried']);
 });
 

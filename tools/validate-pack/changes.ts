@@ -57,13 +57,14 @@ export function describeChanges(previous: RunState, current: RunState): string[]
   return lines;
 }
 
-/** `now: 1 diagnostic, 2 failing examples`, after every run. */
+/** `now: 1 diagnostic, 2 failing examples` (and the notices, when there are some), after every run. */
 export function describeState(state: RunState): string {
   const packs = [...state.values()];
   const diagnostics = packs.reduce((sum, pack) => sum + pack.diagnostics.length, 0);
   const failing = packs.filter((pack) => pack.examplesRun).reduce((sum, pack) => sum + [...pack.examples.values()].filter((example) => !example.passed).length, 0);
   const notRun = packs.filter((pack) => !pack.examplesRun).length;
-  return `now: ${plural(diagnostics, 'diagnostic')}, ${plural(failing, 'failing example')}${notRun > 0 ? ` (examples of ${plural(notRun, 'pack')} not run)` : ''}`;
+  const notices = packs.reduce((sum, pack) => sum + pack.notices.length, 0);
+  return `now: ${plural(diagnostics, 'diagnostic')}, ${plural(failing, 'failing example')}${notRun > 0 ? ` (examples of ${plural(notRun, 'pack')} not run)` : ''}${notices > 0 ? `, ${plural(notices, 'notice')}` : ''}`;
 }
 
 function exampleChanges(before: ReadonlyMap<string, ExampleOutcome>, now: PackState): string[] {

@@ -51,7 +51,7 @@ Output
     + new: <diagnostic>            - fixed: <diagnostic>
     + notice: <notice>             - no longer noticed: <notice>
     + now fails: <example> ...     - now passes: <example>     ~ fails differently: <example> ...
-  followed by  now: N diagnostics, M failing examples.  A diagnostic that only moved to another line
+  followed by  now: N diagnostics, M failing examples (and K notices, when there are some).  A diagnostic that only moved to another line
   is not reported again. Runs until interrupted (Ctrl-C).
 
 --graph [--format mermaid|dot]
