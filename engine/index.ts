@@ -23,4 +23,5 @@ export { jsonText } from './report/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
+export { carriedValues, type CarriedValues, type Notice } from './validate/carried-values.ts';
 export { inForceDuring, valueInEffect } from './run/parameters.ts';

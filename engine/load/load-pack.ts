@@ -92,10 +92,27 @@ export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; mi
  * file cannot be read or does not name one plainly (loading the pack then says why).
  */
 export function declaredTaxYear(dir: string, options: YamlStore = {}): string | undefined {
+  const id = asRecord(readPackYaml(dir, options)?.taxYear).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A pack folder's id, version and tax year as its pack.yaml plainly names them, read without loading
+ * the pack; undefined when the file cannot be read or does not name each of them as text.
+ */
+export function declaredPack(dir: string, options: YamlStore = {}): { id: string; version: string; taxYear: PackDef['taxYear'] } | undefined {
+  const meta = readPackYaml(dir, options);
+  const { id, from, toExclusive } = asRecord(meta?.taxYear);
+  const fields = [meta?.id, meta?.version, id, from, toExclusive];
+  if (!meta || !fields.every((field) => typeof field === 'string')) return undefined;
+  return { id: meta.id as string, version: meta.version as string, taxYear: { id: id as string, from: from as string, toExclusive: toExclusive as string } };
+}
+
+/** A pack folder's pack.yaml, parsed; undefined when it cannot be read or does not parse. */
+function readPackYaml(dir: string, options: YamlStore): Record<string, unknown> | undefined {
   try {
     const parsed = yamlParser(options)('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
-    const id = asRecord(asRecord(parsed.value).taxYear).id;
-    return parsed.diagnostics.length === 0 && typeof id === 'string' ? id : undefined;
+    return parsed.diagnostics.length === 0 ? asRecord(parsed.value) : undefined;
   } catch {
     return undefined;
   }

@@ -34,8 +34,8 @@ export interface Diagnostic {
   location: SourceLocation;
 }
 
-/** `file:line:col kind message`, the form every tool prints. */
-export function formatDiagnostic(diagnostic: Diagnostic): string {
+/** `file:line:col kind message`, the form every tool prints (for diagnostics and notices alike). */
+export function formatDiagnostic(diagnostic: { kind: string; message: string; location: SourceLocation }): string {
   const { file, line, column } = diagnostic.location;
   return `${file}:${line}:${column} ${diagnostic.kind} ${diagnostic.message}`;
 }

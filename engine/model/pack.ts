@@ -67,11 +67,22 @@ export interface TableSpec {
 /** Raw scalar or row values as written in YAML (numbers, numeric strings, booleans, null). */
 export type RawScalar = number | string | boolean | null;
 
+/**
+ * A reviewer's confirmation that a value carried unchanged from the pack of the year before still
+ * applies in `taxYear`. It confirms that one year only, so a copy made for the next year asks again.
+ */
+export interface CarriedOverDef {
+  taxYear: string;
+  reviewedBy: string;
+  reason: string;
+}
+
 export interface ParameterValueDef {
   effectivePeriod: EffectivePeriod;
   source: string;
   value?: RawScalar;
   rows?: Record<string, RawScalar>[];
+  carriedOver?: CarriedOverDef;
   at: SourceLocation;
   sourceAt: SourceLocation;
 }

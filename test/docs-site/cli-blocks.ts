@@ -10,8 +10,16 @@ export interface FencedBlock {
 }
 
 /**
+ * Where a console block's command runs, named after `console` in its info string: by default the
+ * project root (test/docs-site/cli-output.test.ts runs those); `new-year-copy`, a copy of the project
+ * made by following the new-year guide (test/docs-site/new-year-guide.test.ts runs those).
+ */
+export const RUN_PLACES = ['', 'new-year-copy'] as const;
+export type RunPlace = (typeof RUN_PLACES)[number];
+
+/**
  * A `console` block of the docs that runs one of our tools: the command after `$ `, its arguments
- * as the shell would pass them, and the output the docs show beneath it.
+ * as the shell would pass them, the output the docs show beneath it, and where it runs.
  */
 export interface DocumentedRun {
   file: string;
@@ -20,6 +28,7 @@ export interface DocumentedRun {
   bin: CliBin;
   args: string[];
   output: string;
+  place: RunPlace;
 }
 
 /**
@@ -55,7 +64,8 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
 export function documentedRuns(file: string, markdown: string): DocumentedRun[] {
   const runs: DocumentedRun[] = [];
   for (const block of fencedBlocks(markdown)) {
-    if (block.info.split(/\s+/)[0] !== 'console') continue;
+    const [info, ...meta] = block.info.split(/\s+/);
+    if (info !== 'console') continue;
     const lines = block.text.split('\n');
     if (!lines[0]!.startsWith('$ npx ')) continue;
     let end = 0;
@@ -69,7 +79,9 @@ export function documentedRuns(file: string, markdown: string): DocumentedRun[] 
     if (!CLI_BINS.includes(bin)) {
       throw new Error(`${file}:${block.line}: \`${words.slice(0, 2).join(' ')}\` is not one of our tools (${CLI_BINS.join(', ')}), so its output cannot be checked`);
     }
-    runs.push({ file, line: block.line, command, bin, args: words.slice(2), output: lines.slice(end + 1).join('\n') });
+    const place = meta.join(' ') as RunPlace;
+    if (!RUN_PLACES.includes(place)) throw new Error(`${file}:${block.line}: \`console ${place}\` names no place a test runs console blocks (${RUN_PLACES.filter(Boolean).join(', ')})`);
+    runs.push({ file, line: block.line, command, bin, args: words.slice(2), output: lines.slice(end + 1).join('\n'), place });
   }
   return runs;
 }

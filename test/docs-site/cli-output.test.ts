@@ -17,7 +17,10 @@ function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : []));
 }
 
-const runs: DocumentedRun[] = markdownFiles(CONTENT).flatMap((file) => documentedRuns(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8')));
+// Blocks that run in a copy of the project (`console new-year-copy`) are run by the test that makes it.
+const runs: DocumentedRun[] = markdownFiles(CONTENT)
+  .flatMap((file) => documentedRuns(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8')))
+  .filter((run) => run.place === '');
 
 // Started together when the suite starts (not when the file loads, so as not to compete with other
 // suites), a few processes at a time; each test waits for its own.
@@ -56,12 +59,14 @@ test('the helper reads console blocks and shell words as the docs write them', (
     ['console', 'markdown', 'console', 'bash'],
   );
   assert.equal(
-    documentedRuns('page.md', page).map(({ line, bin, args, output }) => ({ line, bin, args, output })),
+    documentedRuns('page.md', page).map(({ line, bin, args, output, place }) => ({ line, bin, args, output, place })),
     [
-      { line: 1, bin: 'explain', args: ['au.pay.take-home', '--facts', '{"a": 1}', '--json'], output: 'out' },
-      { line: 15, bin: 'validate-pack', args: ['two words', 'x y'], output: '  indented output' },
+      { line: 1, bin: 'explain', args: ['au.pay.take-home', '--facts', '{"a": 1}', '--json'], output: 'out', place: '' },
+      { line: 15, bin: 'validate-pack', args: ['two words', 'x y'], output: '  indented output', place: '' },
     ],
   );
+  assert.is(documentedRuns('page.md', '```console new-year-copy\n$ npx validate-pack x\nout\n```\n')[0]!.place, 'new-year-copy');
+  assert.throws(() => documentedRuns('page.md', '```console new-yaer-copy\n$ npx validate-pack x\n```\n'), /page\.md:1: `console new-yaer-copy` names no place/);
   assert.equal(shellWords(`a'b c'"d \\" e" f\\\n g`), ['ab cd " e', 'f', 'g']);
   assert.throws(() => shellWords('npx validate-pack rulepacks | head'), /needs a shell/);
   assert.throws(() => shellWords('npx explain x --facts "$FACTS"'), /expand/);

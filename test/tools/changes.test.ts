@@ -22,6 +22,7 @@ const pack = (diagnostics: Diagnostic[], examples: ExampleOutcome[] | null): Pac
   dir: 'p',
   counts: { files: 1, sources: 0, facts: 0, parameters: 0, rules: 0, calculators: 0, examples: 1, examplesPassed: 0 },
   diagnostics,
+  notices: [],
   examplesRun: examples !== null,
   examples: examples ?? [],
   unreadable: [],
@@ -47,6 +48,16 @@ test('examples: starts failing, fails differently, passes again; not run while d
   const fixed = stateOf([pack([], [example(false)])], blocked);
   assert.equal(describeChanges(blocked, fixed), ['- fixed: p/rules/levy.yaml:3:5 expression `grossPy` is not a required fact'], 'still failing as in the last real run: not reported again');
   assert.equal(describeChanges(fixed, stateOf([pack([], [example(true)])], fixed)), ['- now passes: p/examples/worked.yaml:2:5 example `one` (calc)']);
+});
+
+test('a carried-value notice that appears, and one that a confirmation resolves, are reported', () => {
+  const notice = { kind: 'carried-value' as const, message: 'parameter `levy-rate`: carried', location: { file: 'p/parameters/levy-rate.yaml', line: 9, column: 5 } };
+  const quiet = stateOf([pack([], [example(true)])]);
+  const noticed = stateOf([{ ...pack([], [example(true)]), notices: [notice] }], quiet);
+  assert.equal(describeChanges(quiet, noticed), ['+ notice: p/parameters/levy-rate.yaml:9:5 carried-value parameter `levy-rate`: carried']);
+  assert.is(describeState(noticed), 'now: 0 diagnostics, 0 failing examples, 1 notice');
+  assert.is(describeState(quiet), 'now: 0 diagnostics, 0 failing examples');
+  assert.equal(describeChanges(noticed, stateOf([pack([], [example(true)])], noticed)), ['- no longer noticed: p/parameters/levy-rate.yaml:9:5 carried-value parameter `levy-rate`: carried']);
 });
 
 test('packs that appear or go are reported', () => {

@@ -194,6 +194,18 @@ test('a pack against itself (in-process): no section has a change, every example
   assert.ok(formatDiff('a', 'b', sections, results.unchanged).endsWith('19 example cases give the same figures in both versions\n\nNO CHANGE\n'));
 });
 
+test('a value confirmed as carried over (in-process): the confirmation is shown as a change of the value in effect', () => {
+  const packs = shippedPacks().loaded.packs.filter((candidate) => candidate.pack.id === 'rules-au-income-tax');
+  const [old, now] = ['1.0.0', '2.0.0'].map((version) => packs.find((candidate) => candidate.pack.version === version)!);
+  const parameters = definitionSections(old!, now!).find((section) => section.title === 'Parameters')!;
+  const at = parameters.lines.indexOf('~ medicare-levy-rate (Medicare levy rate)');
+  assert.equal(parameters.lines.slice(at, at + 3), [
+    '~ medicare-levy-rate (Medicare levy rate)',
+    '    in effect for 2025-26 → 2026-27, source mla-1986-s6 (Medicare Levy Act 1986, section 6):',
+    '      carried over: not confirmed → confirmed for 2026-27 by rules-au-income-tax maintainers (Section 6 sets the 2% rate for every income year and was not amended for 2026-27.)',
+  ]);
+});
+
 test('git revisions: --rev OLD --rev NEW reads both versions from git', async () => {
   const { status, stdout, stderr } = await runs.get('revisions');
   assert.is(status, 1, stderr);

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -15,6 +15,8 @@ const cli = (...args: string[]) => run('validate-pack', args);
 const USAGE_CASES = [['no/such/folder'], ['--jsn'], ['--graph', '--coverage']];
 // A copy of the valid fixture pack without its facts file.
 let unreadable = '';
+// The valid fixture pack (2025-26) and a copy of it for 2026-27, its open-ended levy rate carried over.
+let carried = '';
 
 const runs = suiteRuns({
   shipped: () => cli(),
@@ -23,15 +25,24 @@ const runs = suiteRuns({
   brokenJson: () => cli(`${FIXTURES}/cycle`, `${FIXTURES}/failing-example`, '--json'),
   unreadable: () => cli(unreadable),
   help: () => cli('--help'),
+  carried: () => run('validate-pack', ['--json', 'fixture-pay/2.0.0'], { cwd: carried }),
   usage: () => Promise.all(USAGE_CASES.map((args) => cli(...args))),
 });
 
 test.before(() => {
   unreadable = mkdtempSync(join(tmpdir(), 'validate-pack-'));
   cpSync(join(PROJECT_ROOT, FIXTURES, 'valid', 'fixture-pay', '1.0.0'), join(unreadable, 'fixture-pay', '1.0.0'), { recursive: true, filter: (source) => !source.endsWith('facts.yaml') });
+  carried = mkdtempSync(join(tmpdir(), 'validate-pack-'));
+  cpSync(join(PROJECT_ROOT, FIXTURES, 'valid', 'fixture-pay', '1.0.0'), join(carried, 'fixture-pay', '1.0.0'), { recursive: true });
+  cpSync(join(carried, 'fixture-pay', '1.0.0'), join(carried, 'fixture-pay', '2.0.0'), { recursive: true });
+  const packFile = join(carried, 'fixture-pay', '2.0.0', 'pack.yaml');
+  writeFileSync(packFile, readFileSync(packFile, 'utf8').replace('version: 1.0.0', 'version: 2.0.0').replace('id: 2025-26\n  from: 2025-07-01\n  toExclusive: 2026-07-01', 'id: 2026-27\n  from: 2026-07-01\n  toExclusive: 2027-07-01'));
   runs.start();
 });
-test.after(() => rmSync(unreadable, { recursive: true, force: true }));
+test.after(() => {
+  rmSync(unreadable, { recursive: true, force: true });
+  rmSync(carried, { recursive: true, force: true });
+});
 
 interface JsonReport {
   ok: boolean;
@@ -41,6 +52,7 @@ interface JsonReport {
     dir: string;
     counts: Record<string, number>;
     diagnostics: { kind: string; message: string; file: string; line: number; column: number }[];
+    notices: { kind: string; message: string; file: string; line: number; column: number }[];
     examples: { name: string; calculator: string; passed: boolean; file: string; line: number; mismatches: { fact: string; expected: unknown; actual: unknown }[]; error?: string }[];
   }[];
 }
@@ -84,8 +96,22 @@ test('--json on the shipped packs: one document, ok true', async () => {
   assert.equal(report.packs.map((pack) => pack.examples.length), shipped.map((pack) => pack.examples));
   for (const pack of report.packs) {
     assert.equal(pack.diagnostics, []);
+    assert.equal(pack.notices, []);
     assert.ok(pack.examples.every((example) => example.passed));
   }
+});
+
+test('--json on a copy for the next year: its carried value is a notice, and the copy is still ok', async () => {
+  const { status, stdout } = await runs.get('carried');
+  assert.is(status, 0);
+  const report = JSON.parse(stdout) as JsonReport;
+  assert.is(report.ok, true);
+  assert.equal(report.packs[0]!.diagnostics, []);
+  assert.equal(
+    report.packs[0]!.notices.map(({ kind, file, line, column }) => ({ kind, file, line, column })),
+    [{ kind: 'carried-value', file: 'fixture-pay/2.0.0/parameters/levy-rate.yaml', line: 8, column: 5 }],
+  );
+  assert.ok(report.packs[0]!.notices[0]!.message.startsWith('parameter `levy-rate`: the value from 2025-07-01 without end is carried into 2026-27 unchanged from fixture-pay/1.0.0 (2025-26).'), report.packs[0]!.notices[0]!.message);
 });
 
 test('--json on broken packs: ok false, diagnostics and mismatches in the document', async () => {

@@ -19,8 +19,8 @@ What it compares (meaning, not text: reformatting or comments alone are no chang
   Pack             id, version, title, description, jurisdiction, tax year, currency, rounding modes
   Sources          added, removed, changed (kind, reference, title)
   Parameters       added, removed; for each parameter in both, first the value in effect for each
-                   pack's tax year, old → new: its period, source, scalar value, and each table
-                   row's changed cells, however the dated values are arranged (a new value added
+                   pack's tax year, old → new: its period, source, scalar value, each table
+                   row's changed cells and its carriedOver confirmation, however the dated values are arranged (a new value added
                    beside the old one shows per-coefficient changes, not the whole table); then
                    the dated values that came, went or changed (paired by effective period), each
                    named by its period only when it is one of the values compared above

@@ -91,6 +91,7 @@ function inEffectChange(before: ValueDef | undefined, after: ValueDef | undefine
     ...(sourceName(old)(before.source) === sourceName(now)(after.source) ? [] : [`source: ${sourceName(old)(before.source)} → ${sourceName(now)(after.source)}`]),
     ...fieldChange('value', before.value, after.value),
     ...rowsChange(before.rows ?? [], after.rows ?? []),
+    ...fieldChange('carried over', before.carriedOver, after.carriedOver, carriedText),
   ];
   if (detail.length === 0) return [];
   // The source is named once: in the heading when it stayed, on its own line when it changed.
@@ -134,6 +135,7 @@ function valuesChange(
       ...(before.source === after.source ? [] : [`source: ${oldSource(before.source)} → ${newSource(after.source)}`]),
       ...fieldChange('value', before.value, after.value),
       ...rowsChange(before.rows ?? [], after.rows ?? []),
+      ...fieldChange('carried over', before.carriedOver, after.carriedOver, carriedText),
     ];
     if (detail.length === 0) continue;
     lines.push(`value ${period(after.effectivePeriod)}${before.source === after.source ? `, source ${newSource(after.source)}` : ''}:`, ...detail.map((line) => `  ${line}`));
@@ -159,6 +161,13 @@ function rowsChange(old: readonly Record<string, unknown>[], now: readonly Recor
     }
   }
   return lines;
+}
+
+/** A carriedOver confirmation as a reviewer reads it. */
+function carriedText(confirmation: unknown): string {
+  if (!confirmation) return 'not confirmed';
+  const { taxYear, reviewedBy, reason } = confirmation as NonNullable<ValueDef['carriedOver']>;
+  return `confirmed for ${taxYear} by ${reviewedBy} (${reason})`;
 }
 
 function valueText(value: ValueDef): string {

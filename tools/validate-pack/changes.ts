@@ -1,4 +1,4 @@
-import { formatDiagnostic, type Diagnostic } from '../../engine/index.ts';
+import { formatDiagnostic, type Diagnostic, type Notice } from '../../engine/index.ts';
 import { plural } from '../lib/text.ts';
 import type { ExampleOutcome, PackOutcome } from './check.ts';
 import { exampleLines } from './report.ts';
@@ -7,6 +7,7 @@ import { exampleLines } from './report.ts';
 interface PackState {
   label: string;
   diagnostics: Diagnostic[];
+  notices: Notice[];
   examplesRun: boolean;
   /** The examples as last run; kept while diagnostics stop them running, so a fix is compared with the last real run. */
   examples: ReadonlyMap<string, ExampleOutcome>;
@@ -24,6 +25,7 @@ export function stateOf(packs: readonly PackOutcome[], previous: RunState = new 
       {
         label: `${pack.id}/${pack.version}`,
         diagnostics: pack.diagnostics,
+        notices: pack.notices,
         examplesRun: pack.examplesRun,
         examples: pack.examplesRun ? new Map(pack.examples.map((example) => [exampleKey(example), example])) : (previous.get(pack.dir)?.examples ?? new Map()),
         moneyFacts: pack.moneyFacts,
@@ -46,19 +48,23 @@ export function describeChanges(previous: RunState, current: RunState): string[]
     const old = before?.diagnostics ?? [];
     for (const diagnostic of unmatched(old, now.diagnostics)) lines.push(`- fixed: ${formatDiagnostic(diagnostic)}`);
     for (const diagnostic of unmatched(now.diagnostics, old)) lines.push(`+ new: ${formatDiagnostic(diagnostic)}`);
+    const oldNotices = before?.notices ?? [];
+    for (const notice of unmatched(oldNotices, now.notices)) lines.push(`- no longer noticed: ${formatDiagnostic(notice)}`);
+    for (const notice of unmatched(now.notices, oldNotices)) lines.push(`+ notice: ${formatDiagnostic(notice)}`);
     if (before?.examplesRun !== false && !now.examplesRun && now.examples.size > 0) lines.push(`  examples of ${now.label} not run until its diagnostics are fixed`);
     if (now.examplesRun) lines.push(...exampleChanges(before?.examples ?? new Map(), now));
   }
   return lines;
 }
 
-/** `now: 1 diagnostic, 2 failing examples`, after every run. */
+/** `now: 1 diagnostic, 2 failing examples` (and the notices, when there are some), after every run. */
 export function describeState(state: RunState): string {
   const packs = [...state.values()];
   const diagnostics = packs.reduce((sum, pack) => sum + pack.diagnostics.length, 0);
   const failing = packs.filter((pack) => pack.examplesRun).reduce((sum, pack) => sum + [...pack.examples.values()].filter((example) => !example.passed).length, 0);
   const notRun = packs.filter((pack) => !pack.examplesRun).length;
-  return `now: ${plural(diagnostics, 'diagnostic')}, ${plural(failing, 'failing example')}${notRun > 0 ? ` (examples of ${plural(notRun, 'pack')} not run)` : ''}`;
+  const notices = packs.reduce((sum, pack) => sum + pack.notices.length, 0);
+  return `now: ${plural(diagnostics, 'diagnostic')}, ${plural(failing, 'failing example')}${notRun > 0 ? ` (examples of ${plural(notRun, 'pack')} not run)` : ''}${notices > 0 ? `, ${plural(notices, 'notice')}` : ''}`;
 }
 
 function exampleChanges(before: ReadonlyMap<string, ExampleOutcome>, now: PackState): string[] {
@@ -78,7 +84,7 @@ function exampleChanges(before: ReadonlyMap<string, ExampleOutcome>, now: PackSt
 }
 
 /** Items of `list` with no counterpart left in `others`, counting duplicates. */
-function unmatched(list: readonly Diagnostic[], others: readonly Diagnostic[]): Diagnostic[] {
+function unmatched<T extends Diagnostic | Notice>(list: readonly T[], others: readonly T[]): T[] {
   const pool = others.map(diagnosticKey);
   return list.filter((diagnostic) => {
     const index = pool.indexOf(diagnosticKey(diagnostic));
@@ -88,7 +94,7 @@ function unmatched(list: readonly Diagnostic[], others: readonly Diagnostic[]): 
   });
 }
 
-function diagnosticKey(diagnostic: Diagnostic): string {
+function diagnosticKey(diagnostic: Diagnostic | Notice): string {
   return `${diagnostic.kind}|${diagnostic.location.file}|${diagnostic.message}`;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadPacks, runExamples, type Diagnostic, type PackReport } from '../../engine/index.ts';
+import { carriedValues, loadPacks, runExamples, type Diagnostic, type Notice, type PackReport } from '../../engine/index.ts';
 import { displayPath, isWithin } from '../lib/paths.ts';
 import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 
@@ -30,6 +30,10 @@ export interface PackOutcome {
   dir: string;
   counts: { files: number; sources: number; facts: number; parameters: number; rules: number; calculators: number; examples: number; examplesPassed: number };
   diagnostics: Diagnostic[];
+  /** Values carried unchanged from the previous pack of the family and not confirmed: to review, not failures. */
+  notices: Notice[];
+  /** The pack the carried values come from, `id/version (year)`, when there is one. */
+  carriedFrom?: string;
   /** False when the pack had diagnostics, so its examples were not run. */
   examplesRun: boolean;
   examples: ExampleOutcome[];
@@ -50,7 +54,7 @@ export type CheckOutcome =
 
 /** Loads, checks and plans every pack at or under the paths. */
 export function selectPacks(paths: readonly string[]): Selection {
-  const loaded = loadPacks(paths, { storedYaml: buildsStoredYaml() });
+  const loaded = loadPacks(paths, { storedYaml: storedYaml() });
   // A path that holds no pack is as likely a typo as a missing one, so both are usage errors.
   const empty = paths.filter((path) => !loaded.missing.includes(path) && !loaded.packs.some((report) => isWithin(report.pack.dir, resolve(path))));
   if (loaded.missing.length > 0 || empty.length > 0) return { ok: false, missing: loaded.missing, empty };
@@ -63,6 +67,13 @@ export function selectionProblems(selection: { missing: string[]; empty: string[
     ...selection.missing.map((path) => (existsSync(path) ? `\`${path}\` is not a folder` : `\`${path}\` does not exist`)),
     ...selection.empty.map((path) => `no pack (a folder with pack.yaml) in \`${path}\``),
   ];
+}
+
+let stored: ReturnType<typeof buildsStoredYaml> | null = null;
+/** The build's stored parses, read once per process (the previous packs are read through them too). */
+function storedYaml(): ReturnType<typeof buildsStoredYaml> {
+  if (stored === null) stored = buildsStoredYaml();
+  return stored;
 }
 
 /** Loads every pack at or under the paths, runs the examples of the clean ones and gathers what to report. */
@@ -93,6 +104,8 @@ function outcomeOf(report: PackReport): PackOutcome {
         }),
       )
     : [];
+  const carried = carriedValues(pack, { storedYaml: storedYaml() });
+  const located = <T extends { location: Diagnostic['location'] }>(item: T): T => ({ ...item, location: { ...item.location, file: displayPath(item.location.file) } });
   return {
     id: pack.id,
     version: pack.version,
@@ -107,7 +120,9 @@ function outcomeOf(report: PackReport): PackOutcome {
       examples: pack.examples.length,
       examplesPassed: examples.filter((example) => example.passed).length,
     },
-    diagnostics: report.diagnostics.map((diagnostic) => ({ ...diagnostic, location: { ...diagnostic.location, file: displayPath(diagnostic.location.file) } })),
+    diagnostics: report.diagnostics.map(located),
+    notices: carried.notices.map(located),
+    ...(carried.previous ? { carriedFrom: `${carried.previous.id}/${carried.previous.version} (${carried.previous.taxYear})` } : {}),
     examplesRun,
     examples,
     unreadable: report.unreadable.map(displayPath),

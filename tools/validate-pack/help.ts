@@ -20,17 +20,24 @@ What it checks
   - the graph: duplicate-provider, missing-provider, missing-source, parameter-overlap,
     parameter-source-mismatch, cycle
   - examples: each example's facts run through its calculator; every expected figure must match
+  - values carried from the year before (notices, not problems): each value in force at the start
+    of the pack's year with the figures the previous pack of its family applied (same family
+    folder, lower version, latest earlier year), unless a carriedOver entry confirms it for the
+    pack's year; and each carriedOver for the pack's year that confirms no such value
 
 Output
   One line per problem, as  file:line:col kind message  (paths relative to the current folder).
   A failing example is reported as  file:line:col example \`name\` (calculator) ...  followed by each
   figure that differs, money in cents and dollars: expected 35300 ($353.00), actual 35400 ($354.00).
+  A notice is printed the same way, with the kind carried-value; it does not change the verdict or
+  the exit code.
   Then a summary per pack (files, sources, facts, parameters, rules, calculators, examples passed)
   and a final verdict line.
 
   --json   print one JSON document instead:
            {"packs": [{"id", "version", "dir", "counts", "unreadable",
                        "diagnostics": [{"kind", "message", "file", "line", "column"}],
+                       "notices": [the same fields, for the carried-value notices],
                        "examplesRun": false when diagnostics kept the examples from running,
                        "examples": [{"name", "calculator", "passed", "file", "line", "column",
                                      "mismatches": [{"fact", "expected", "actual"}], "error"?}]}],
@@ -42,8 +49,9 @@ Output
   Prints the full report once, then watches the paths (recursively) and re-checks about 100 ms
   after the last change, printing only what changed since the previous check:
     + new: <diagnostic>            - fixed: <diagnostic>
+    + notice: <notice>             - no longer noticed: <notice>
     + now fails: <example> ...     - now passes: <example>     ~ fails differently: <example> ...
-  followed by  now: N diagnostics, M failing examples.  A diagnostic that only moved to another line
+  followed by  now: N diagnostics, M failing examples (and K notices, when there are some).  A diagnostic that only moved to another line
   is not reported again. Runs until interrupted (Ctrl-C).
 
 --graph [--format mermaid|dot]
@@ -70,7 +78,7 @@ Output
   "rows": [{"row", "values", "examples"}]}]}], "totals", "full"}], "full"}.
 
 Exit codes
-  0  every pack is clean and every example passes
+  0  every pack is clean and every example passes (notices or not)
      --watch: stopped by Ctrl-C (SIGINT) or SIGTERM
      --graph: every pack drawn
      --coverage: coverage measured for every pack, gaps or not (gaps are reported, not failed)

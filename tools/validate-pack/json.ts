@@ -10,6 +10,7 @@ export function formatJson(packs: readonly PackOutcome[]): string {
       counts: pack.counts,
       unreadable: pack.unreadable,
       diagnostics: pack.diagnostics.map(({ kind, message, location }) => ({ kind, message, file: location.file, line: location.line, column: location.column })),
+      notices: pack.notices.map(({ kind, message, location }) => ({ kind, message, file: location.file, line: location.line, column: location.column })),
       examplesRun: pack.examplesRun,
       examples: pack.examples,
     })),
