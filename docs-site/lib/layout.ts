@@ -56,6 +56,7 @@ ${description}<link rel="stylesheet" href="${escapeHtml(frame.stylesheetUrl)}">
 <body>
 <header class="site-header">
 <a class="site-title" href="${escapeHtml(htmlUrlOf(frame.navigation[0]?.path ?? ''))}">${escapeHtml(frame.siteTitle)}</a>
+<a class="nav-toggle" href="#${NAVIGATION_ID}">Contents</a>
 <form class="search" role="search" action="${DOCS_HTML_SEARCH}" method="get"><label><span class="label">Search the docs</span><input type="search" name="term" value="${escapeHtml(view.searchTerm ?? '')}" required></label><button type="submit">Search</button></form>
 ${apiReference}
 </header>
@@ -70,6 +71,9 @@ ${view.mainHtml}${source}
 `;
 }
 
+// The navigation's id: on a narrow screen the header's Contents link opens it by targeting it.
+const NAVIGATION_ID = 'site-navigation';
+
 function navigationHtml(sections: readonly NavigationItem[], currentPath: string | undefined): string {
   const link = (page: NavigationPageItem): string =>
     `<a href="${escapeHtml(htmlUrlOf(page.path))}"${page.path === currentPath ? ' aria-current="page"' : ''}>${escapeHtml(page.title)}</a>`;
@@ -77,7 +81,7 @@ function navigationHtml(sections: readonly NavigationItem[], currentPath: string
     const pages = section.pages.length === 0 ? '' : `<ul>${section.pages.map((page) => `<li>${link(page)}</li>`).join('')}</ul>`;
     return `<li>${link(section)}${pages}</li>`;
   });
-  return `<nav class="site-navigation" aria-label="Documentation"><ul>\n${items.join('\n')}\n</ul></nav>`;
+  return `<nav class="site-navigation" id="${NAVIGATION_ID}" aria-label="Documentation"><ul>\n${items.join('\n')}\n</ul></nav>`;
 }
 
 /** The main part of the search page: the outcome of a search, or why there was none. */
