@@ -84,15 +84,32 @@ function navigationHtml(sections: readonly NavigationItem[], currentPath: string
   return `<nav class="site-navigation" id="${NAVIGATION_ID}" aria-label="Documentation"><ul>\n${items.join('\n')}\n</ul></nav>`;
 }
 
-/** The main part of the search page: the outcome of a search, or why there was none. */
-export function searchResultsHtml(term: string, results: readonly SearchResult[] | undefined, problem: string | undefined): string {
+/** Where a search's term matched in a piece of text, for the results page to highlight. */
+export type Highlighter = (text: string, term: string) => readonly { readonly start: number; readonly end: number }[];
+
+/**
+ * The main part of the search page: the outcome of a search, or why there was none. The words of
+ * each excerpt that the term matched are marked; the text around and inside them is escaped.
+ */
+export function searchResultsHtml(term: string, results: readonly SearchResult[] | undefined, problem: string | undefined, highlight: Highlighter): string {
   const heading = '<h1>Search</h1>\n';
   if (problem !== undefined) return `${heading}<p class="problem">${escapeHtml(problem)}</p>`;
   if (term === '' || results === undefined) return `${heading}<p>Type a word or phrase in the search box.</p>`;
   if (results.length === 0) return `${heading}<p>No page matches that search.</p>`;
   const count = results.length === 1 ? '1 page matches' : `${results.length} pages match`;
-  const items = results.map((result) => `<li><a href="${escapeHtml(htmlUrlOf(result.path))}">${escapeHtml(result.title)}</a><p>${escapeHtml(result.excerpt)}</p></li>`);
+  const items = results.map((result) => `<li><a href="${escapeHtml(htmlUrlOf(result.path))}">${escapeHtml(result.title)}</a><p>${markedHtml(result.excerpt, highlight(result.excerpt, term))}</p></li>`);
   return `${heading}<p>${count}</p>\n<ol class="search-results">\n${items.join('\n')}\n</ol>`;
+}
+
+// Text as HTML with the given non-overlapping ranges, in order, inside <mark>.
+function markedHtml(text: string, ranges: readonly { readonly start: number; readonly end: number }[]): string {
+  let html = '';
+  let cursor = 0;
+  for (const { start, end } of ranges) {
+    html += `${escapeHtml(text.slice(cursor, start))}<mark>${escapeHtml(text.slice(start, end))}</mark>`;
+    cursor = end;
+  }
+  return html + escapeHtml(text.slice(cursor));
 }
 
 /** The main part of the page answering a docs address that leads to no page. */
