@@ -8,8 +8,8 @@ import { startTestServer, type TestServer } from '../server/helpers.ts';
 
 // Every navigation page of the shipped docs in Debian's headless Chromium at a phone's width and a
 // laptop's: the page never scrolls sideways, the navigation is reachable from the first screen,
-// and code blocks and tables that are wider than the page scroll inside themselves. One browser,
-// one page per width, reused for every docs page.
+// and code blocks and tables that are wider than the page scroll inside themselves. One browser and
+// one tab, each docs page loaded once and looked at in both widths.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available) {
@@ -17,8 +17,8 @@ if (!available) {
 }
 
 const SCREENS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'laptop', width: 1280, height: 800 },
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
 ] as const;
 
 let server: TestServer;
@@ -79,48 +79,61 @@ async function navigationPosition(page: Page): Promise<{ top: number; visible: b
   });
 }
 
-for (const screen of SCREENS) {
-  (available ? layout : layout.skip)(`every navigation page at ${screen.width} px: no sideways scroll, navigation within one screen, code and tables scroll in place`, async () => {
-    assert.ok(paths.length > 20, `the navigation lists the pages (${paths.length})`);
-    const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    let scrollingBoxes = 0;
-    for (const path of paths) {
-      const response = await page.goto(`${server.url}/docs${path}`);
-      assert.is(response?.status(), 200, path);
-      const { sideways, boxes } = await measure(page);
-      if (sideways > 0) problems.push(`${path}: the page scrolls ${sideways} px sideways`);
-      for (const box of boxes) {
-        if (box.right > screen.width + 0.5) problems.push(`${path}: a ${box.tag} reaches ${Math.round(box.right)} px, past the screen`);
-        if (box.overflows && !box.scrolls) problems.push(`${path}: a ${box.tag} is wider than its box and does not scroll`);
-        if (box.overflows && box.scrolls) scrollingBoxes += 1;
-      }
+/** What is wrong with the page now shown, at the screen it is shown on; and how many boxes scroll. */
+async function problemsAt(page: Page, path: string, screen: (typeof SCREENS)[number]): Promise<{ problems: string[]; scrolling: number }> {
+  const problems: string[] = [];
+  let scrolling = 0;
+  const at = `${path} at ${screen.width} px`;
+  const { sideways, boxes } = await measure(page);
+  if (sideways > 0) problems.push(`${at}: the page scrolls ${sideways} px sideways`);
+  for (const box of boxes) {
+    if (box.right > screen.width + 0.5) problems.push(`${at}: a ${box.tag} reaches ${Math.round(box.right)} px, past the screen`);
+    if (box.overflows && !box.scrolls) problems.push(`${at}: a ${box.tag} is wider than its box and does not scroll`);
+    if (box.overflows && box.scrolls) scrolling += 1;
+  }
 
-      let navigation = await navigationPosition(page);
-      if (!navigation.visible) {
-        // Hidden on a narrow screen: a link on the first screen opens it, at the top.
-        const opener = page.locator('.site-header a[href="#site-navigation"]');
-        const box = await opener.boundingBox();
-        if (box === null || box.y + box.height > screen.height) {
-          problems.push(`${path}: the navigation is hidden and no link on the first screen opens it`);
-          continue;
-        }
-        await opener.click();
-        navigation = await navigationPosition(page);
-      }
-      if (!navigation.visible || navigation.top < 0 || navigation.top >= screen.height) {
-        problems.push(`${path}: the navigation's first link is at ${Math.round(navigation.top)} px, not on the screen`);
-      }
-      const current = await page.$eval('nav.site-navigation a[aria-current="page"]', (link) => link.getBoundingClientRect().height > 0);
-      if (!current) problems.push(`${path}: the current page is not shown in the navigation`);
+  let navigation = await navigationPosition(page);
+  if (!navigation.visible) {
+    // Hidden on a narrow screen: a link on the first screen opens it, at the top.
+    const opener = page.locator('.site-header a[href="#site-navigation"]');
+    const box = await opener.boundingBox();
+    if (box === null || box.y + box.height > screen.height) {
+      problems.push(`${at}: the navigation is hidden and no link on the first screen opens it`);
+      return { problems, scrolling };
     }
-    assert.equal(problems, []);
-    // The pages hold code and tables wider than a phone: at that width some of them must scroll.
-    if (screen.width < 500) assert.ok(scrollingBoxes > 10, `${scrollingBoxes} code blocks or tables scroll inside themselves`);
-    await context.close();
-  });
+    await opener.click();
+    navigation = await navigationPosition(page);
+  }
+  if (!navigation.visible || navigation.top < 0 || navigation.top >= screen.height) {
+    problems.push(`${at}: the navigation's first link is at ${Math.round(navigation.top)} px, not on the screen`);
+  }
+  const current = await page.$eval('nav.site-navigation a[aria-current="page"]', (link) => link.getBoundingClientRect().height > 0);
+  if (!current) problems.push(`${at}: the current page is not shown in the navigation`);
+  return { problems, scrolling };
 }
+
+(available ? layout : layout.skip)('every navigation page at 1280 and 390 px: no sideways scroll, navigation within one screen, code and tables scroll in place', async () => {
+  assert.ok(paths.length > 20, `the navigation lists the pages (${paths.length})`);
+  // Each page is loaded once, at the wide screen, then looked at again narrowed to the phone's.
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const scrolling = new Map(SCREENS.map((screen) => [screen.width, 0]));
+  for (const path of paths) {
+    await page.setViewportSize(SCREENS[1]);
+    const response = await page.goto(`${server.url}/docs${path}`);
+    assert.is(response?.status(), 200, path);
+    for (const screen of [SCREENS[1], SCREENS[0]]) {
+      await page.setViewportSize(screen);
+      const found = await problemsAt(page, path, screen);
+      problems.push(...found.problems);
+      scrolling.set(screen.width, scrolling.get(screen.width)! + found.scrolling);
+    }
+  }
+  assert.equal(problems, []);
+  // The pages hold code and tables wider than a phone: at that width many of them must scroll.
+  assert.ok(scrolling.get(SCREENS[0].width)! > 10, `${scrolling.get(SCREENS[0].width)} code blocks or tables scroll inside themselves on a phone`);
+  await page.close();
+});
 
 (available ? layout : layout.skip)('the search page fits a phone: results wrap, the page never scrolls sideways', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
