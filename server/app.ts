@@ -23,6 +23,7 @@ import { catalogHandlers } from './routes/catalog.ts';
 import { docsHandlers } from './routes/docs.ts';
 import { payRunHandlers } from './routes/pay-runs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
+import { registerFavicon } from './favicon.ts';
 import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): RequestListener {
   });
   registerApiDocsAssets(router);
   registerDocsHtmlRoutes(router, services);
+  registerFavicon(router);
   app.use(router.routes());
 
   // Nothing answered: a path a router knows with another method is a 405, anything else a 404.

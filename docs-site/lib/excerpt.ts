@@ -23,14 +23,44 @@ export function shorten(text: string): string {
   return cutAround(text, 0, 0);
 }
 
+/** A span of text, from `start` (inclusive) to `end` (exclusive), in UTF-16 code units. */
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Every word of `text` that starts with one of `terms` (case-insensitive), as the whole word, in
+ * order and never overlapping: what a results page highlights in an excerpt.
+ */
+export function matchingWords(text: string, terms: readonly string[]): TextRange[] {
+  const found: TextRange[] = [];
+  const wordRest = /[\p{L}\p{M}\p{N}]*/uy;
+  for (const term of terms) {
+    if (term === '') continue;
+    for (const match of text.matchAll(wordStartPattern(term, 'giu'))) {
+      wordRest.lastIndex = match.index + match[0].length;
+      wordRest.exec(text);
+      found.push({ start: match.index, end: wordRest.lastIndex });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const words: TextRange[] = [];
+  for (const range of found) if (range.start >= (words.at(-1)?.end ?? 0)) words.push(range);
+  return words;
+}
+
+// A word start is anything not preceded by a letter, mark or digit; the `u` and `i` flags compare
+// case-insensitively without changing string lengths (unlike lower-casing the text).
+function wordStartPattern(term: string, flags: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(term)}`, flags);
+}
+
 function firstMatch(text: string, terms: readonly string[]): { start: number; end: number } | undefined {
   let best: { start: number; end: number } | undefined;
   for (const term of terms) {
     if (term === '') continue;
-    // A word start is anything not preceded by a letter, mark or digit; the `u` and `i` flags
-    // compare case-insensitively without changing string lengths (unlike lower-casing the text).
-    const pattern = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(term)}`, 'iu');
-    const found = pattern.exec(text);
+    const found = wordStartPattern(term, 'iu').exec(text);
     if (found !== null && (best === undefined || found.index < best.start)) {
       best = { start: found.index, end: found.index + found[0].length };
     }

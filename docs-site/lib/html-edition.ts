@@ -1,6 +1,7 @@
 import { DOCS_HTML_ASSETS, htmlUrlOf } from './html-paths.ts';
 import { htmlDocument, NOT_FOUND_HTML, searchResultsHtml, type SiteFrame } from './layout.ts';
 import type { DocsPage, NavigationItem, SearchResult } from './contract.ts';
+import { highlightsIn } from './search.ts';
 import { docsStylesheet } from './stylesheet.ts';
 
 /** The HTML edition as a compiled site stores it: each page's content, rendered and sanitized. */
@@ -62,7 +63,7 @@ export function openHtmlEdition(
       htmlDocument(frame, {
         title: 'Search',
         searchTerm: problem === undefined ? term : '',
-        mainHtml: searchResultsHtml(term, problem === undefined && term !== '' ? search(term) : undefined, problem),
+        mainHtml: searchResultsHtml(term, problem === undefined && term !== '' ? search(term) : undefined, problem, highlightsIn),
       }),
     stylesheet,
   });

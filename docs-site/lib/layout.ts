@@ -56,6 +56,7 @@ ${description}<link rel="stylesheet" href="${escapeHtml(frame.stylesheetUrl)}">
 <body>
 <header class="site-header">
 <a class="site-title" href="${escapeHtml(htmlUrlOf(frame.navigation[0]?.path ?? ''))}">${escapeHtml(frame.siteTitle)}</a>
+<a class="nav-toggle" href="#${NAVIGATION_ID}">Contents</a>
 <form class="search" role="search" action="${DOCS_HTML_SEARCH}" method="get"><label><span class="label">Search the docs</span><input type="search" name="term" value="${escapeHtml(view.searchTerm ?? '')}" required></label><button type="submit">Search</button></form>
 ${apiReference}
 </header>
@@ -70,6 +71,9 @@ ${view.mainHtml}${source}
 `;
 }
 
+// The navigation's id: on a narrow screen the header's Contents link opens it by targeting it.
+const NAVIGATION_ID = 'site-navigation';
+
 function navigationHtml(sections: readonly NavigationItem[], currentPath: string | undefined): string {
   const link = (page: NavigationPageItem): string =>
     `<a href="${escapeHtml(htmlUrlOf(page.path))}"${page.path === currentPath ? ' aria-current="page"' : ''}>${escapeHtml(page.title)}</a>`;
@@ -77,18 +81,35 @@ function navigationHtml(sections: readonly NavigationItem[], currentPath: string
     const pages = section.pages.length === 0 ? '' : `<ul>${section.pages.map((page) => `<li>${link(page)}</li>`).join('')}</ul>`;
     return `<li>${link(section)}${pages}</li>`;
   });
-  return `<nav class="site-navigation" aria-label="Documentation"><ul>\n${items.join('\n')}\n</ul></nav>`;
+  return `<nav class="site-navigation" id="${NAVIGATION_ID}" aria-label="Documentation"><ul>\n${items.join('\n')}\n</ul></nav>`;
 }
 
-/** The main part of the search page: the outcome of a search, or why there was none. */
-export function searchResultsHtml(term: string, results: readonly SearchResult[] | undefined, problem: string | undefined): string {
+/** Where a search's term matched in a piece of text, for the results page to highlight. */
+export type Highlighter = (text: string, term: string) => readonly { readonly start: number; readonly end: number }[];
+
+/**
+ * The main part of the search page: the outcome of a search, or why there was none. The words of
+ * each excerpt that the term matched are marked; the text around and inside them is escaped.
+ */
+export function searchResultsHtml(term: string, results: readonly SearchResult[] | undefined, problem: string | undefined, highlight: Highlighter): string {
   const heading = '<h1>Search</h1>\n';
   if (problem !== undefined) return `${heading}<p class="problem">${escapeHtml(problem)}</p>`;
   if (term === '' || results === undefined) return `${heading}<p>Type a word or phrase in the search box.</p>`;
   if (results.length === 0) return `${heading}<p>No page matches that search.</p>`;
   const count = results.length === 1 ? '1 page matches' : `${results.length} pages match`;
-  const items = results.map((result) => `<li><a href="${escapeHtml(htmlUrlOf(result.path))}">${escapeHtml(result.title)}</a><p>${escapeHtml(result.excerpt)}</p></li>`);
+  const items = results.map((result) => `<li><a href="${escapeHtml(htmlUrlOf(result.path))}">${escapeHtml(result.title)}</a><p>${markedHtml(result.excerpt, highlight(result.excerpt, term))}</p></li>`);
   return `${heading}<p>${count}</p>\n<ol class="search-results">\n${items.join('\n')}\n</ol>`;
+}
+
+// Text as HTML with the given non-overlapping ranges, in order, inside <mark>.
+function markedHtml(text: string, ranges: readonly { readonly start: number; readonly end: number }[]): string {
+  let html = '';
+  let cursor = 0;
+  for (const { start, end } of ranges) {
+    html += `${escapeHtml(text.slice(cursor, start))}<mark>${escapeHtml(text.slice(start, end))}</mark>`;
+    cursor = end;
+  }
+  return html + escapeHtml(text.slice(cursor));
 }
 
 /** The main part of the page answering a docs address that leads to no page. */

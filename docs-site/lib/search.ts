@@ -1,15 +1,20 @@
 import elasticlunr from 'elasticlunr';
 import { SEARCH_RESULT_LIMIT, type SearchResult } from './contract.ts';
-import { excerptAround, shorten } from './excerpt.ts';
+import { excerptAround, matchingWords, shorten, type TextRange } from './excerpt.ts';
 
 /** What search needs to know about a published page. */
 export interface SearchablePage {
   readonly path: string;
   readonly title: string;
   readonly description: string;
-  /** The page's plain text, whitespace collapsed. */
+  /** The page's plain text, whitespace collapsed: what the index holds. */
   readonly text: string;
+  /** The page's prose (its text without code blocks): what excerpts quote. */
+  readonly excerptText: string;
 }
+
+/** What search keeps of a page to answer with: all but the text, which only the index needs. */
+type StoredPage = Omit<SearchablePage, 'text'>;
 
 interface IndexedPage {
   path: string;
@@ -27,7 +32,7 @@ const MAX_QUERY_WORDS = 8;
 export interface SearchSnapshot {
   /** elasticlunr's own serialised index. */
   readonly index: object;
-  readonly pages: readonly SearchablePage[];
+  readonly pages: readonly StoredPage[];
 }
 
 /** Indexes the published pages for full-text search; the costly part of search, done once. */
@@ -51,7 +56,7 @@ export function indexDocsSearch(pages: readonly SearchablePage[]): SearchSnapsho
       body: normalize(page.text),
     });
   }
-  return { index: index.toJSON(), pages };
+  return { index: index.toJSON(), pages: pages.map(({ text: _indexed, ...page }) => page) };
 }
 
 /** Builds the full-text index over published pages once and returns the search function. */
@@ -76,7 +81,7 @@ export function openDocsSearch(snapshot: SearchSnapshot): (term: string) => Sear
   return (term: string): SearchResult[] => {
     if (typeof term !== 'string') return [];
     const normalizedTerm = normalize(term);
-    const words = [...new Set(normalizedTerm.split(' ').filter((word) => word !== ''))].slice(0, MAX_QUERY_WORDS);
+    const words = queryWords(term);
     if (words.length === 0) return [];
     const query = words.join(' ');
 
@@ -95,10 +100,23 @@ export function openDocsSearch(snapshot: SearchSnapshot): (term: string) => Sear
     return ranked.slice(0, SEARCH_RESULT_LIMIT).flatMap((path) => {
       const page = byPath.get(path);
       if (page === undefined) return [];
-      const excerpt = excerptAround(page.text, excerptTerms) ?? shorten(page.description);
+      const excerpt = excerptAround(page.excerptText, excerptTerms) ?? shorten(page.description);
       return [{ description: page.description, excerpt, path: page.path, title: page.title }];
     });
   };
+}
+
+/**
+ * The words of a search's excerpt that its term matched, as a results page highlights them: the
+ * words the excerpt was cut around (every word starting with a meaningful query word or its stem).
+ */
+export function highlightsIn(excerpt: string, term: string): TextRange[] {
+  return matchingWords(excerpt, termsForExcerpt(queryWords(term)));
+}
+
+// The distinct words of a term, as many as one search looks up.
+function queryWords(term: string): string[] {
+  return [...new Set(normalize(term).split(' ').filter((word) => word !== ''))].slice(0, MAX_QUERY_WORDS);
 }
 
 /**

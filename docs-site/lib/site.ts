@@ -6,7 +6,7 @@ import { resolveLink } from './links.ts';
 import { mayContainMdx, parseCommonMark, parseMdx } from './markdown.ts';
 import { readNavigation } from './navigation.ts';
 import { DOCS_PATH_MAX_LENGTH, DOCS_PATH_PATTERN_SOURCE, isDocsPath, relativePosix, slugsOf } from './paths.ts';
-import { plainTextOf } from './plain-text.ts';
+import { wordsOf, type PageWords } from './plain-text.ts';
 import { DocsBuildError, type DocsProblem } from './problems.ts';
 import { renderMarkdown, type LinkDecision } from './render.ts';
 import { indexDocsSearch, type SearchablePage } from './search.ts';
@@ -66,7 +66,7 @@ export function compileDocsSite(options: DocsSiteOptions): DocsSiteSnapshot {
     problems.push(...rendered.problems);
     if (rendered.page === undefined) continue;
     served.set(page.origin.path, rendered.page);
-    searchable.push({ path: page.origin.path, title: page.frontmatter.title, description: page.frontmatter.description, text: rendered.text });
+    searchable.push({ path: page.origin.path, title: page.frontmatter.title, description: page.frontmatter.description, text: rendered.words.all, excerptText: rendered.words.prose });
   }
 
   const navigationName = relativePosix(projectRoot, options.navigationFile);
@@ -130,12 +130,12 @@ function renderPage(
   page: CheckedPage,
   publishedPaths: ReadonlySet<string>,
   drafts: ReadonlySet<string>,
-): { page?: DocsPage; text: string; problems: DocsProblem[] } {
+): { page?: DocsPage; words: PageWords; problems: DocsProblem[] } {
   const { origin, frontmatter } = page;
   let tree = page.tree;
   if (mayContainMdx(tree)) {
     const parsed = parseMdx(origin.text, origin.source);
-    if ('problem' in parsed) return { text: '', problems: [parsed.problem] };
+    if ('problem' in parsed) return { words: { all: '', prose: '' }, problems: [parsed.problem] };
     tree = parsed.tree;
   }
 
@@ -162,7 +162,8 @@ function renderPage(
     slugs: slugsOf(origin.path),
     source: origin.source,
   };
-  return { page: served, text: plainTextOf(tree), problems };
+  // Search reads the served Markdown as the HTML edition does, tables and all.
+  return { page: served, words: wordsOf(rendered.markdown), problems };
 }
 
 function navigationItemOf(page: CheckedPage): NavigationPageItem {

@@ -98,8 +98,16 @@ function openSite(navigationItems: readonly NavigationItem[], pages: readonly Do
 }
 
 /**
+ * The form of what a compile produces. A snapshot stored by a build is read by the code of a later
+ * checkout only when this matches: change it whenever compiling the same pages gives other data
+ * (a field added to the search index's pages, a change to how excerpts are made).
+ */
+const COMPILED_FORM = 'search pages carry excerptText (prose without code blocks, tables by cell)';
+
+/**
  * A digest of everything a site is compiled from: every content file's path and text, the
- * navigation file, and the generated pages. A stored snapshot whose digest differs is stale.
+ * navigation file, and the generated pages, and the form the compiler gives them. A stored
+ * snapshot whose digest differs is stale.
  */
 export function docsInputsDigest(options: {
   contentDir: string;
@@ -118,6 +126,7 @@ export function docsInputsDigest(options: {
   }
   add(existsSync(options.navigationFile) ? readFileSync(options.navigationFile, 'utf8') : '');
   add(options.apiReferenceUrl);
+  add(COMPILED_FORM);
   return hash.digest('hex');
 }
 

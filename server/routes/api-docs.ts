@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
+import { DOCS_HTML_BASE } from '../../docs-site/snapshot.ts';
 import type { AppContext, RequestState } from '../context.ts';
 import { checkedQuery } from '../query.ts';
 import type { OperationHandlers } from './operations.ts';
@@ -13,10 +14,32 @@ const ASSETS_PATH = '/api/docs/assets';
 
 // `validatorUrl: null`: the viewer would otherwise send the description to an outside validator
 // and show its badge. The document declares no security scheme, so there is no Authorize button.
+// The plugin gives a required parameter with neither example nor default one when Try it out opens
+// it, so Execute works at once: a path parameter of an operation whose example requests are named
+// by calculator (calculate) the name of the example that fills the body; any other the first
+// example the description gives for it (for the catalog's parameters, the catalog's values).
 const START = `window.addEventListener('load', function () {
-  window.reference = SwaggerUIBundle({ url: '/api/docs/openapi.json', dom_id: '#reference', deepLinking: true, docExpansion: 'list', validatorUrl: null });
+  function firstValue(system, pathMethod, parameter) {
+    var requests = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', pathMethod[0], pathMethod[1], 'requestBody', 'content', 'application/json', 'examples']);
+    if (parameter.get('in') === 'path' && requests && requests.size > 0) return requests.keySeq().first();
+    return parameter.getIn(['schema', 'examples', 0]);
+  }
+  function filledParameters() {
+    return { statePlugins: { spec: { wrapSelectors: { parameterWithMetaByIdentity: function (original, system) {
+      return function (state, pathMethod, param) {
+        var parameter = original(pathMethod, param);
+        if (!parameter || !parameter.get('required') || parameter.get('example') !== undefined || parameter.getIn(['schema', 'default']) !== undefined) return parameter;
+        var value = firstValue(system, pathMethod, parameter);
+        return value === undefined ? parameter : parameter.set('example', value);
+      };
+    } } } } };
+  }
+  window.reference = SwaggerUIBundle({ url: '/api/docs/openapi.json', dom_id: '#reference', deepLinking: true, docExpansion: 'list', validatorUrl: null, plugins: [filledParameters] });
 });
 `;
+
+/** A way back from the viewer to the documentation's HTML pages, above the viewer. */
+const DOCS_LINK = `<header style="padding: 0.6em 20px; border-bottom: 1px solid #d0d7de; font: 15px/1.4 sans-serif"><a href="${DOCS_HTML_BASE}">&larr; Documentation</a></header>\n`;
 
 /**
  * The viewer's page may run only its own scripts and talk only to this service. Swagger UI sets
@@ -25,7 +48,8 @@ const START = `window.addEventListener('load', function () {
 const VIEWER_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 interface Viewer {
-  readonly page: string;
+  /** The page, with a link back to the documentation when the service serves it. */
+  readonly page: (withDocsLink: boolean) => string;
   readonly assets: ReadonlyMap<string, StaticAsset>;
 }
 
@@ -39,7 +63,7 @@ function loadViewer(): Viewer {
   const css = asset('swagger-ui.css', 'text/css; charset=utf-8', readFileSync(join(packageDir, 'swagger-ui.css')));
   const bundle = asset('swagger-ui-bundle.js', 'application/javascript; charset=utf-8', readFileSync(join(packageDir, 'swagger-ui-bundle.js')));
   const start = asset('start.js', 'application/javascript; charset=utf-8', Buffer.from(START));
-  const page = `<!doctype html>
+  const page = (withDocsLink: boolean) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -48,7 +72,7 @@ function loadViewer(): Viewer {
 <link rel="stylesheet" href="${ASSETS_PATH}/${css.fileName}">
 </head>
 <body>
-<div id="reference"></div>
+${withDocsLink ? DOCS_LINK : ''}<div id="reference"></div>
 <script src="${ASSETS_PATH}/${bundle.fileName}"></script>
 <script src="${ASSETS_PATH}/${start.fileName}"></script>
 </body>
@@ -62,6 +86,7 @@ function loadViewer(): Viewer {
 export function apiDocsHandlers(services: Services): OperationHandlers {
   const documentQuery = services.queryChecker('getOpenApiDocument');
   const viewerQuery = services.queryChecker('getApiReference');
+  let page: string | undefined;
   return {
     getOpenApiDocument: (ctx: AppContext) => {
       checkedQuery(documentQuery(ctx.query));
@@ -69,11 +94,12 @@ export function apiDocsHandlers(services: Services): OperationHandlers {
     },
     // The viewer is read (and its 1.7 MB bundle hashed) when first asked for, not at boot.
     getApiReference: (ctx: AppContext) => {
+      page ??= loadViewer().page(services.docs !== undefined);
       checkedQuery(viewerQuery(ctx.query));
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('content-security-policy', VIEWER_CSP);
       ctx.set('cache-control', 'no-cache');
-      ctx.body = loadViewer().page;
+      ctx.body = page;
     },
   };
 }

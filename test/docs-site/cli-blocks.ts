@@ -139,3 +139,68 @@ export function normalizeOutput(text: string): string {
     .join('\n')
     .replace(/\n+$/, '');
 }
+
+/**
+ * A `console` block of the docs that starts the service: `$ npm start`, possibly after settings
+ * (`$ PORT=abc npm start`), and the lines the docs show it printing.
+ */
+export interface DocumentedStart {
+  file: string;
+  line: number;
+  command: string;
+  env: Record<string, string>;
+  output: string;
+}
+
+/** The `console` blocks of a page whose command is `$ [NAME=value ...] npm start`. */
+export function documentedStarts(file: string, markdown: string): DocumentedStart[] {
+  const starts: DocumentedStart[] = [];
+  for (const block of fencedBlocks(markdown)) {
+    if (block.info.split(/\s+/)[0] !== 'console') continue;
+    const [first = '', ...output] = block.text.split('\n');
+    if (!first.startsWith('$ ') || !/(?:^|\s)npm start$/.test(first)) continue;
+    const command = first.slice(2);
+    const words = shellWords(command);
+    const settings = words.slice(0, -2);
+    const env: Record<string, string> = {};
+    for (const setting of settings) {
+      const assignment = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(setting);
+      if (assignment === null) throw new Error(`${file}:${block.line}: \`${setting}\` in \`${command}\` is not a setting (NAME=value), so the start cannot be checked`);
+      env[assignment[1]!] = assignment[2]!;
+    }
+    starts.push({ file, line: block.line, command, env, output: output.join('\n') });
+  }
+  return starts;
+}
+
+/**
+ * The lines the docs show that the service did not print, in the docs' order: each must match a
+ * printed line after the one matched before it. A JSON log line matches one with the same fields
+ * in the same order, except the time and process id, which differ on every run, and the port of
+ * a `url`, which is the port the docs name (`PORT`, else the default 4000) where the test had to
+ * listen on a free one.
+ */
+export function missingLines(documented: string, printed: string, documentedPort: string): string[] {
+  const printedLines = printed.split('\n').map((line) => comparable(line, documentedPort));
+  const missing: string[] = [];
+  let from = 0;
+  for (const line of normalizeOutput(documented).split('\n')) {
+    const found = printedLines.indexOf(comparable(line, undefined), from);
+    if (found === -1) missing.push(line);
+    else from = found + 1;
+  }
+  return missing;
+}
+
+function comparable(line: string, port: string | undefined): string {
+  if (!line.trimStart().startsWith('{')) return line.trimEnd();
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.trimEnd();
+  }
+  const { time: _time, pid: _pid, ...rest } = record;
+  if (port !== undefined && typeof rest['url'] === 'string') rest['url'] = rest['url'].replace(/^(\w+:\/\/[^/:]+):\d+/, `$1:${port}`);
+  return JSON.stringify(rest);
+}

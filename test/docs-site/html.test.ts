@@ -92,6 +92,16 @@ test('search results link to HTML pages; a refused term is explained and not rep
   assert.ok(refused.includes('value=""'), 'the refused term is not put back in the box');
 });
 
+test('search results mark the matched words in their excerpts, and escape everything else', () => {
+  const marked = buildFixtureSite('site/navigation.yaml', [
+    { path: '/generated/marked', source: 'gen/marked', markdown: pageText('Quokkas & `<b>friends</b>`: a quokka’s "grin".\n', { title: 'Marsupials' }) },
+  ]);
+  const results = marked.html.search('quokka <i>');
+  assert.ok(results.includes('<p><mark>Quokkas</mark> &#38; &#60;b&#62;friends&#60;/b&#62;: a <mark>quokka</mark>’s &#34;grin&#34;.</p>'), results);
+  assert.not.ok(/<mark>[^<]*<(?!\/mark>)/.test(results), 'nothing but text inside a mark');
+  assert.ok(results.includes('value="quokka &#60;i&#62;"'), 'the term is escaped in the search box');
+});
+
 test('the stylesheet is named by a hash of its text', () => {
   const { fileName, css } = site.html.stylesheet;
   assert.is(fileName, `docs.${createHash('sha256').update(css).digest('hex').slice(0, 12)}.css`);

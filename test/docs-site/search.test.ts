@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXCERPT_MAX_LENGTH, SEARCH_RESULT_LIMIT, type DocsSite, type GeneratedPage, type SearchResult } from '../../docs-site/index.ts';
+import { highlightsIn } from '../../docs-site/lib/search.ts';
 import { buildFixtureSite, must, pageText } from './helpers.ts';
 
 const site = buildFixtureSite();
@@ -86,6 +87,46 @@ excerpts('when the term is only in the title, the excerpt is the description', (
     { path: '/generated/titled', source: 'gen/titled', markdown: pageText('Nothing to see.\n', { title: 'Quokka facts', description: 'About marsupials.' }) },
   ]);
   assert.equal(titled.search('quokka'), [{ description: 'About marsupials.', excerpt: 'About marsupials.', path: '/generated/titled', title: 'Quokka facts' }]);
+});
+
+excerpts('excerpts are plain prose: table cells apart without pipes, no code blocks, no Markdown', () => {
+  const tabled = buildFixtureSite('site/navigation.yaml', [
+    {
+      path: '/generated/tabled',
+      source: 'gen/tabled',
+      markdown: pageText(
+        [
+          'The wombat table lists burrows.',
+          '',
+          '| Burrow | Depth |',
+          '|---|---|',
+          '| `north` | two **metres** |',
+          '| south | three metres |',
+          '',
+          '```json',
+          '{"wombat": {"_tag": "Burrow", "depth": 2}}',
+          '```',
+          '',
+          'After the code, the wombat sleeps.',
+        ].join('\n'),
+        { title: 'Burrows', description: 'Where wombats live.' },
+      ),
+    },
+  ]);
+  const [hit] = tabled.search('wombat');
+  const excerpt = must(hit?.excerpt, 'a result');
+  assert.is(excerpt, 'The wombat table lists burrows. Burrow · Depth; north · two metres; south · three metres After the code, the wombat sleeps.');
+  const [inCodeOnly] = tabled.search('_tag');
+  assert.is(inCodeOnly?.path, '/generated/tabled', 'code is still searched');
+  assert.is(inCodeOnly?.excerpt, 'Where wombats live.', 'but not quoted: the description stands in');
+});
+
+excerpts('the words an excerpt was cut around are the ones highlighted', () => {
+  const text = 'Calculated figures: a calculation, recalculated, and calc.';
+  const marked = highlightsIn(text, 'calculations').map(({ start, end }) => text.slice(start, end));
+  assert.equal(marked, ['Calculated', 'calculation'], 'words starting with the term or its stem, not inside other words');
+  assert.equal(highlightsIn(text, 'the'), [], 'stop words are not highlighted');
+  assert.equal(highlightsIn('a.b (x', '.( x'), [{ start: 5, end: 6 }], 'punctuation in the term is not a pattern');
 });
 
 excerpts.run();

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { testOr } from '../helpers/skip.ts';
 import { loadDocs } from '../../server/boot.ts';
-import { payFacts, shippedPacks } from '../helpers/packs.ts';
+import { shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 // The HTML docs and the API reference viewer in a real browser: Debian's headless Chromium driven
@@ -147,26 +147,40 @@ maybe('the viewer renders every operation, from compressed assets of its own, wi
   await page.close();
 });
 
-maybe('Try it out → Execute on the calculate operation answers 200 from the service it was served by', async () => {
+maybe('Try it out → Execute on the calculate operation answers 200 at once, from the service it was served by', async () => {
   const { page, refused } = await watchedPage();
   await page.goto(`${server.url}/api/docs`);
   const operation = page.locator('#operations-Calculators-runCalculator');
   await operation.locator('.opblock-summary').first().click();
   await operation.locator('button.try-out__btn').click();
-  await operation.locator('tr[data-param-name="calculatorId"] input, tr[data-param-name="calculatorId"] select').first().waitFor();
-  const calculatorField = operation.locator('tr[data-param-name="calculatorId"] select');
-  if ((await calculatorField.count()) > 0) await calculatorField.selectOption('au.pay.take-home');
-  else await operation.locator('tr[data-param-name="calculatorId"] input').fill('au.pay.take-home');
-  await operation.locator('textarea.body-param__text').fill(JSON.stringify({ facts: payFacts(165400, 'weekly', true), jurisdiction: 'AU', taxYear: '2025-26' }));
+  // Nothing typed: the calculator id and the body are those the viewer starts with.
+  const calculatorField = operation.locator('tr[data-param-name="calculatorId"] input, tr[data-param-name="calculatorId"] select').first();
+  await calculatorField.waitFor();
+  const calculatorId = await calculatorField.inputValue();
+  const body = JSON.parse(await operation.locator('textarea.body-param__text').inputValue());
+  const served: { calculators: { calculatorId: string }[] } = await (await fetch(`${server.url}/api/v1/calculators`)).json();
+  assert.ok(served.calculators.some((entry) => entry.calculatorId === calculatorId), `the field starts with a served calculator (${JSON.stringify(calculatorId)})`);
+  assert.ok(body.facts, 'the body starts with an example request');
   const [answer] = await Promise.all([
     page.waitForResponse((response) => response.url().includes('/api/v1/calculators/') && response.request().method() === 'POST'),
     operation.locator('button.execute').click(),
   ]);
   assert.is(new URL(answer.url()).host, new URL(server.url).host, 'the request goes to the host the viewer came from');
+  assert.is(new URL(answer.url()).pathname, `/api/v1/calculators/${calculatorId}/calculate`);
   assert.is(answer.status(), 200);
   await operation.locator('.live-responses-table tr.response .response-col_status').first().waitFor();
   assert.is((await operation.locator('.live-responses-table tr.response .response-col_status').first().textContent())?.trim(), '200');
   assert.equal(refused, []);
+  await page.close();
+});
+
+maybe('the viewer leads back to the documentation', async () => {
+  const { page } = await watchedPage();
+  await page.goto(`${server.url}/api/docs`);
+  const link = page.locator('a[href="/docs"]');
+  assert.is(await link.count(), 1, 'a link to the documentation');
+  await Promise.all([page.waitForURL(/\/docs\/overview$/), link.click()]);
+  assert.ok((await page.$eval('h1', (heading) => heading.textContent))?.length, 'a docs page');
   await page.close();
 });
 
