@@ -232,6 +232,7 @@ function buildParameter(value: Record<string, unknown>, at: SourceLocation, pars
     wellFormed,
     at,
     valuesAt: parsed.locate(['values']),
+    locate: parsed.locate,
   };
 }
 

@@ -35,8 +35,8 @@ interface Case {
 const CASES: Case[] = [
   {
     name: 'yaml-syntax',
-    // `provides: [levy` on line 4: the parser notices the missing `]` where the next line starts.
-    expected: [{ kind: 'parse', file: 'rules/levy.yaml', line: 5, column: 1, words: ['end with a ]'] }],
+    // `provides: [levy` on line 4: reported where the `[` opens, not where the parser notices it unclosed.
+    expected: [{ kind: 'parse', file: 'rules/levy.yaml', line: 4, column: 11, words: ['`provides`', 'no closing `]`'] }],
   },
   {
     name: 'duplicate-key',
@@ -107,7 +107,7 @@ const CASES: Case[] = [
   // Further realistic single mistakes, kept because each shows a follow-on the engine should not report.
   {
     name: 'facts-syntax',
-    expected: [{ kind: 'parse', file: 'facts.yaml', line: 7, column: 3, words: ['end with a }'] }],
+    expected: [{ kind: 'parse', file: 'facts.yaml', line: 6, column: 12, words: ['`shape`', 'no closing `}`'] }],
   },
   {
     name: 'unknown-required-key',
