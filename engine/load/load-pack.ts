@@ -202,7 +202,8 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
       if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed, valid));
       if (kind === 'rule') {
         const rule = buildRule(value, at, locate, valid);
-        if (valid && typeof value.formula === 'string') {
+        // A formula's names include the pack's rounding modes: without a readable pack.yaml it is not read.
+        if (valid && packRead && typeof value.formula === 'string') {
           const read = readFormula(rule, value.formula, parsed, pack);
           diagnostics.push(...read.diagnostics);
           pack.rules.push(read.rule);

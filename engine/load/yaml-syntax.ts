@@ -134,7 +134,8 @@ export function describeYamlFault(problem: YamlProblem, text: string, tokens: re
 
   if (code === 'BAD_SCALAR_START') {
     const character = text[pos] ?? '';
-    return { message: `${subjectAt(lines, pos)} starts with \`${character}\`, which YAML keeps for itself; put the whole value in double quotes`, offset: pos };
+    const shown = character === '`' ? 'a backtick (`)' : `\`${character}\``;
+    return { message: `${subjectAt(lines, pos)} starts with ${shown}, which YAML keeps for itself; put the whole value in double quotes`, offset: pos };
   }
 
   if (code === 'MULTIPLE_DOCS') return { message: 'the file holds a second YAML document (after a `---` line); a pack file is one document', offset: pos };
@@ -148,6 +149,15 @@ function overIndented(lines: TextLines, line: number, pos: number): YamlFault {
   const next = lines.nextWritten(line);
   const key = next === undefined ? undefined : keyOnLine(lines.text(next));
   const above = keyOnLine(lines.text(line));
+  // `from` out-dented between `id` and `toExclusive`: the line out of step is the one above, not the one YAML stumbles on.
+  const before = lines.previousWritten(line);
+  const beside = before === undefined ? undefined : keyOnLine(lines.text(before));
+  if (next !== undefined && key && above && beside && lines.indent(before!) === lines.indent(next) && lines.indent(line) < lines.indent(next)) {
+    return {
+      message: `\`${above}\` is indented less than \`${beside}\` above it and \`${key}\` below it; start it in column ${lines.indent(next) + 1} with them (keys of one mapping start in the same column)`,
+      offset: lines.textStart(line),
+    };
+  }
   if (next === undefined || !key) return { message: 'a key and its colon must be on one line, and a key with a value on its line cannot have keys under it', offset: pos };
   const reason = above
     ? `\`${key}\` is indented more than \`${above}\` on the line above, so YAML reads it as part of the value of \`${above}\`; start \`${key}\` in the same column as \`${above}\``
@@ -259,6 +269,11 @@ class TextLines {
   }
   isBlank(line: number): boolean {
     return /^\s*(#.*)?$/.test(this.text(line));
+  }
+  /** The last line before `line` with something written on it. */
+  previousWritten(line: number): number | undefined {
+    for (let index = line - 1; index >= 0; index--) if (!this.isBlank(index)) return index;
+    return undefined;
   }
   /** The next line after `line` with something written on it. */
   nextWritten(line: number): number | undefined {

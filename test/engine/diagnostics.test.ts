@@ -48,7 +48,7 @@ const CASES: Case[] = [
   },
   {
     name: 'wrong-type',
-    expected: [{ kind: 'schema', file: 'calculators/fixture.pay.net.yaml', line: 8, column: 21, words: ['`supportedHelpModes`', 'must be array'] }],
+    expected: [{ kind: 'schema', file: 'calculators/fixture.pay.net.yaml', line: 8, column: 21, words: ['`supportedHelpModes`', 'must be a list'] }],
   },
   {
     name: 'unknown-operator',
@@ -119,7 +119,7 @@ const CASES: Case[] = [
   },
   {
     name: 'wrong-type-requires',
-    expected: [{ kind: 'schema', file: 'rules/levy.yaml', line: 3, column: 11, words: ['`requires` must be array'] }],
+    expected: [{ kind: 'schema', file: 'rules/levy.yaml', line: 3, column: 11, words: ['`requires` must be a list'] }],
   },
 ];
 
