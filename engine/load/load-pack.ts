@@ -12,6 +12,7 @@ import type {
   RuleDef,
   SourceDef,
 } from '../model/pack.ts';
+import { describeBytes, fileSizeProblem, PACK_LIMITS } from '../model/limits.ts';
 import { readFormula } from './formula.ts';
 import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
 import { yamlParser, type YamlStore } from './stored-yaml.ts';
@@ -117,9 +118,24 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     return relativePath.startsWith('..') ? file : relativePath;
   };
 
+  const packFile = join(dir, 'pack.yaml');
+  const tooLarge = packSizeProblem(dir, display);
+  if (tooLarge) {
+    diagnostics.push({ kind: 'parse', message: tooLarge, location: { file: display(packFile), line: 1, column: 1 } });
+    const empty = { roundingModes: [], sources: [], facts: [], parameters: [], rules: [], calculators: [], examples: [] };
+    return { pack: { ...salvagePackFile({}, dir), ...empty, dir, at: { file: display(packFile), line: 1, column: 1 } }, diagnostics, unreadable, fileCount };
+  }
+
   const read = (file: string, kind: PackFileKind): { parsed: ParsedYaml; valid: boolean } | undefined => {
     let text: string;
     try {
+      // A file past the size limit is refused unread (parseYaml refuses the same text once read).
+      const tooLarge = fileSizeProblem(statSync(file).size);
+      if (tooLarge) {
+        fileCount++;
+        diagnostics.push({ kind: 'parse', message: tooLarge, location: { file: display(file), line: 1, column: 1 } });
+        return undefined;
+      }
       text = readFileSync(file, 'utf8');
     } catch {
       unreadable.push(display(file));
@@ -137,7 +153,6 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     return { parsed, valid: problems.length === 0 };
   };
 
-  const packFile = join(dir, 'pack.yaml');
   const packRead = read(packFile, 'pack');
   const meta = asRecord(packRead?.parsed.value);
   const packAt: SourceLocation = { file: display(packFile), line: 1, column: 1 };
@@ -188,9 +203,7 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     if (kind === 'examples' && options.examples === false) continue;
     const folderPath = join(dir, folder);
     if (!existsSync(folderPath)) continue;
-    const files = readdirSync(folderPath)
-      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-      .sort();
+    const files = yamlFilesIn(folderPath).sort();
     for (const name of files) {
       const file = join(folderPath, name);
       const result = read(file, kind);
@@ -223,6 +236,35 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     }
   }
   return { pack, diagnostics, unreadable, fileCount };
+}
+
+/**
+ * Why a pack folder is too large to read, if it is: the size of all its YAML files together (the
+ * worked examples too, whether read or not, so that every reader of the pack judges it alike).
+ * A file over the file limit is left out: it is refused on its own, unread.
+ */
+function packSizeProblem(dir: string, display: (file: string) => string): string | undefined {
+  const files = ['pack.yaml', 'sources.yaml', 'facts.yaml', ...FOLDERS.flatMap(({ folder }) => yamlFilesIn(join(dir, folder)).map((name) => join(folder, name)))];
+  let total = 0;
+  let largest = { file: '', bytes: 0 };
+  for (const file of files) {
+    let bytes = 0;
+    try {
+      bytes = statSync(join(dir, file)).size;
+    } catch {
+      continue; // reported as missing or unreadable when the pack is read
+    }
+    if (fileSizeProblem(bytes)) continue;
+    total += bytes;
+    if (bytes > largest.bytes) largest = { file, bytes };
+  }
+  if (total <= PACK_LIMITS.packBytes) return undefined;
+  return `the pack's YAML files come to ${describeBytes(total)}; a rule pack may hold at most ${describeBytes(PACK_LIMITS.packBytes)} (the largest file is ${display(join(dir, largest.file))}, ${describeBytes(largest.bytes)})`;
+}
+
+function yamlFilesIn(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'));
 }
 
 function buildParameter(value: Record<string, unknown>, at: SourceLocation, parsed: ParsedYaml, wellFormed: boolean): ParameterDef {

@@ -1,7 +1,7 @@
 import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseDocument, visit, YAMLParseError, type Document, type Node } from 'yaml';
 import { Decimal } from '../money/decimal.ts';
 import type { Diagnostic, SourceLocation } from '../model/diagnostics.ts';
-import { describeBytes, PACK_LIMITS } from '../model/limits.ts';
+import { fileSizeProblem, PACK_LIMITS } from '../model/limits.ts';
 import { describeYamlFault, tooDeeplyNested } from './yaml-syntax.ts';
 
 /** A parsed YAML file that can say where any value inside it was written. */
@@ -34,11 +34,8 @@ export function parseYamlDocument(file: string, text: string): { parsed: ParsedY
     return { file, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
   // Past the limits nothing is read: the text is refused before the work it would cost.
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > PACK_LIMITS.fileBytes) {
-    const message = `the file is ${describeBytes(bytes)}; a rule pack file may be at most ${describeBytes(PACK_LIMITS.fileBytes)}`;
-    return refused(file, { file, line: 1, column: 1 }, message);
-  }
+  const tooLarge = fileSizeProblem(Buffer.byteLength(text, 'utf8'));
+  if (tooLarge) return refused(file, { file, line: 1, column: 1 }, tooLarge);
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
   const deep = tooDeeplyNested(tokens, PACK_LIMITS.yamlLevels);
   if (deep !== undefined) {

@@ -16,6 +16,11 @@ export const PACK_LIMITS = {
   tableRows: 1000,
 } as const;
 
+/** Why a YAML file of this many bytes is refused, if it is. */
+export function fileSizeProblem(bytes: number): string | undefined {
+  return bytes > PACK_LIMITS.fileBytes ? `the file is ${describeBytes(bytes)}; a rule pack file may be at most ${describeBytes(PACK_LIMITS.fileBytes)}` : undefined;
+}
+
 /** A byte count as an analyst reads it: `512 bytes`, `3.2 KB`, `5.1 MB` (powers of 1,024). */
 export function describeBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;

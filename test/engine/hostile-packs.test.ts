@@ -99,6 +99,21 @@ test('a table of 1,001 rows is refused at its 1,001st row', () => {
   assert.match(diagnostics[0]!.message, new RegExp(`this table has ${rowsBefore + 1001} rows; a table may have at most 1000`));
 });
 
+test('a pack of files each under the file limit but together past the pack limit is refused whole, unread', () => {
+  const filler = `# ${'x'.repeat(98)}\n`.repeat(9000); // 909,000 bytes of comment
+  const { diagnostics, shown, ms } = loadEdited('pack.yaml', (text) => text);
+  assert.equal(shown, []);
+  const root = join(workDir, `copy-${copies}`);
+  for (let index = 1; index <= 5; index++) writeFileSync(join(root, PACK, 'examples', `padding-${index}.yaml`), `${filler}examples: []\n`);
+  const started = process.cpuUsage();
+  const loaded = loadPacks([root], { displayRoot: join(root, PACK) });
+  const cpu = process.cpuUsage(started);
+  assert.is(loaded.diagnostics.length, 1, loaded.diagnostics.map(formatDiagnostic).join('\n'));
+  assert.match(formatDiagnostic(loaded.diagnostics[0]!), /^pack\.yaml:1:1 parse the pack's YAML files come to 4\.\d MB; a rule pack may hold at most 4 MB \(the largest file is examples\/padding-\d\.yaml, \d+ KB\)$/);
+  assert.is(loaded.packs[0]!.fileCount, 0);
+  assert.ok(diagnostics.length === 0 && ms < BUDGET_MS && (cpu.user + cpu.system) / 1000 < BUDGET_MS);
+});
+
 test('a mapping of 40,000 keys with one repeated reports the key by name, both places, in linear time', () => {
   const keys = Array.from({ length: 40_000 }, (_, index) => `k${index}: ${index}`).join('\n');
   const { diagnostics, shown, ms } = loadEdited('sources.yaml', (text) => `${text}extra:\n${keys.replace(/^/gm, '  ')}\n  k7: again\n`);
