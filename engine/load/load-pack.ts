@@ -94,6 +94,7 @@ export function discoverPackDirs(paths: readonly string[]): { dirs: string[]; mi
  */
 export function declaredTaxYear(dir: string, options: YamlStore = {}): string | undefined {
   try {
+    if (fileSizeProblem(statSync(join(dir, 'pack.yaml')).size)) return undefined;
     const parsed = yamlParser(options)('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
     const id = asRecord(asRecord(parsed.value).taxYear).id;
     return parsed.diagnostics.length === 0 && typeof id === 'string' ? id : undefined;

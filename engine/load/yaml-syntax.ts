@@ -39,7 +39,29 @@ function isCollection(token: CST.Token): boolean {
 
 /** The offset of the first collection nested more than `limit` levels deep, if any. */
 export function tooDeeplyNested(tokens: readonly CST.Token[], limit: number): number | undefined {
-  return writtenNodes(tokens).find((node) => isCollection(node.token) && node.level > limit)?.token.offset;
+  // Only collections can hold anything: scalars are not visited.
+  const pending: CST.Token[] = [];
+  const levels: number[] = [];
+  const visit = (token: CST.Token | null | undefined, level: number) => {
+    if (!token || (token.type !== 'document' && !isCollection(token))) return;
+    pending.push(token);
+    levels.push(token.type === 'document' ? level : level + 1);
+  };
+  for (let index = tokens.length - 1; index >= 0; index--) visit(tokens[index], 0);
+  while (pending.length > 0) {
+    const token = pending.pop()!;
+    const level = levels.pop()!;
+    if (level > limit) return token.offset;
+    if (token.type === 'document') visit(token.value, level);
+    else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      for (let index = token.items.length - 1; index >= 0; index--) {
+        const item = token.items[index]!;
+        visit(item.value, level);
+        visit(item.key, level);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A syntax problem as the YAML parser reports it. */
