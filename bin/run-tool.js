@@ -24,14 +24,33 @@ function bundleIsCurrent(bundle) {
   }
 }
 
+/** Exit code for a failure of the tool itself, not of what it was asked (sysexits' EX_SOFTWARE). */
+export const INTERNAL_ERROR_EXIT = 70;
+
+/**
+ * Says that the tool failed unexpectedly, in a few lines, and ends it. Node.js would print the
+ * source line it failed on, and in a bundle that line is the whole minified module.
+ */
+function failedUnexpectedly(name, error) {
+  const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  process.stderr.write(`${name}: internal error: ${what.slice(0, 500)}\n${name}: this is a fault in ${name}, not in its input; please report it with the command that caused it\n`);
+  process.exit(INTERNAL_ERROR_EXIT);
+}
+
 /** Runs the tool named `name` (a folder of tools/). */
 export async function runTool(name) {
-  const bundle = `${root}dist/${name}/main.js`;
-  if (bundleIsCurrent(bundle)) {
-    await import(bundle);
-    return;
+  process.on('uncaughtException', (error) => failedUnexpectedly(name, error));
+  process.on('unhandledRejection', (error) => failedUnexpectedly(name, error));
+  try {
+    const bundle = `${root}dist/${name}/main.js`;
+    if (bundleIsCurrent(bundle)) {
+      await import(bundle);
+      return;
+    }
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(`../tools/${name}/main.ts`);
+  } catch (error) {
+    failedUnexpectedly(name, error);
   }
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(`../tools/${name}/main.ts`);
 }

@@ -3,7 +3,9 @@ import { compareDecimals, Decimal, isDecimal } from '../money/decimal.ts';
 import { roundingFunction, type RoundingMode } from '../money/rounding.ts';
 import type { TableSpec, ValueUnit } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
+import { PACK_LIMITS } from '../model/limits.ts';
 import { renderFormula } from './formula-render.ts';
+import { ScopedNames } from './scoped-names.ts';
 import { spellingOf } from './formula-syntax.ts';
 import { EvaluationFailure, RowValue, TableValue, type Scope, type TableRow, type Value } from './values.ts';
 
@@ -106,15 +108,35 @@ export function compileExpression(
   environment: CompileEnvironment,
 ): { compiled?: CompiledExpression; problems: ExpressionProblem[] } {
   const problems: ExpressionProblem[] = [];
-  const lets: { name: string; slot: number; type: StaticType }[] = [];
+  const lets = new ScopedNames<{ slot: number; type: StaticType }>();
   const letNames: string[] = [];
 
+  let unreported = 0;
   const fail = (path: (string | number)[], message: string): Node => {
-    problems.push({ message, path });
+    if (problems.length < REPORTED_PROBLEMS) problems.push({ message, path });
+    else unreported++;
     return { evaluate: () => null, type: UNKNOWN, source: null };
   };
+  // Finding the nearest known name compares with every one: past a few problems, none is sought.
+  const suggestion = (name: string, known: readonly string[]) => (problems.length < HINTED_PROBLEMS ? nearestName(name, known) : undefined);
 
+  let depth = 0;
   const compile = (node: unknown, path: (string | number)[]): Node => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return compileOperand(node, path);
+    // An expression deeper than this is refused: compiling, rendering and evaluating it all recurse.
+    // (The innermost object may be a `var` or `param`, which reads a value and nests nothing.)
+    if (depth > PACK_LIMITS.expressionLevels) {
+      return fail(path, `the expression nests more than ${PACK_LIMITS.expressionLevels} operations deep; give parts of it names with \`let\``);
+    }
+    depth++;
+    try {
+      return compileNode(node, path);
+    } finally {
+      depth--;
+    }
+  };
+
+  const compileOperand = (node: unknown, path: (string | number)[]): Node => {
     if (typeof node === 'number') {
       const value = new Decimal(String(node));
       return { evaluate: () => value, type: NUMBER, source: node };
@@ -124,6 +146,10 @@ export function compileExpression(
     if (node === null || Array.isArray(node)) {
       return fail(path, node === null ? 'null is not a value here' : 'a list is only allowed as the operands of an operator');
     }
+    return fail(path, 'an operation must be an object with exactly one key, the operator');
+  };
+
+  const compileNode = (node: object, path: (string | number)[]): Node => {
     if (!jsonLogic.is_logic(node as never)) {
       return fail(path, 'an operation must be an object with exactly one key, the operator');
     }
@@ -154,10 +180,10 @@ export function compileExpression(
   const compileVar = (args: unknown[], namePath: (string | number)[], opPath: (string | number)[]): Node => {
     if (args.length !== 1 || typeof args[0] !== 'string') return fail(opPath, '`var` takes one name and no default');
     const [root, ...fields] = args[0].split('.');
-    const bound = [...lets].reverse().find((entry) => entry.name === root);
+    const bound = lets.lookup(root!);
     const fact = bound ? undefined : environment.facts.get(root!);
     if (!bound && !fact) {
-      const known = [...environment.facts.keys(), ...lets.map((entry) => entry.name)];
+      const known = [...environment.facts.keys(), ...lets.names()];
       const hint = suggestion(root!, known);
       return fail(namePath, `\`${root}\` is not a required fact of this rule${hint ? `; ${hint}` : ''}; add it to requires`);
     }
@@ -204,7 +230,7 @@ export function compileExpression(
     if (args.length !== 2 || typeof bindings !== 'object' || bindings === null || Array.isArray(bindings)) {
       return fail([...path, operator], '`let` takes [{name: expression, ...}, body]');
     }
-    const depth = lets.length;
+    const depth = lets.size;
     const steps: { slot: number; evaluate: Evaluator }[] = [];
     for (const [name, valueExpression] of Object.entries(bindings)) {
       const bindingPath = [...path, operator, 0, name];
@@ -216,11 +242,11 @@ export function compileExpression(
       const value = compile(valueExpression, bindingPath);
       const slot = letNames.length;
       letNames.push(name);
-      lets.push({ name, slot, type: value.type });
+      lets.bind(name, { slot, type: value.type });
       steps.push({ slot, evaluate: value.rounds ? keepingBeforeRounding(slot, value.rounds, value.evaluate) : value.evaluate });
     }
     const result = compile(body, [...path, operator, 1]);
-    lets.length = depth;
+    lets.leave(depth);
     const evaluate = (scope: Scope): Value => {
       for (const step of steps) scope.lets[step.slot] = step.evaluate(scope);
       return result.evaluate(scope);
@@ -243,10 +269,11 @@ export function compileExpression(
   };
 
   const expectType = (node: Node, expected: StaticType, path: (string | number)[]) => {
-    if (!fits(node.type, expected.kind)) problems.push({ message: `expected ${describe(expected)}, found ${describe(node.type)}`, path });
+    if (!fits(node.type, expected.kind)) fail(path, `expected ${describe(expected)}, found ${describe(node.type)}`);
   };
 
   const root = compile(expression, []);
+  if (unreported > 0) problems.push({ message: `and ${unreported} more ${unreported === 1 ? 'problem' : 'problems'} in this expression`, path: [] });
   if (problems.length > 0) return { problems };
   return { compiled: { evaluate: root.evaluate, type: root.type, formula: renderFormula(expression), letCount: letNames.length, letNames }, problems };
 }
@@ -469,7 +496,7 @@ function checkOptions(variable: Node, literal: Node): string | undefined {
   const options = variable.type.options;
   const value = literal.type.options?.[0];
   if (!options || value === undefined || options.includes(value)) return undefined;
-  const hint = suggestion(value, options);
+  const hint = nearestName(value, options);
   return `\`${renderFormula(variable.source)}\` is never ${JSON.stringify(value)}; it is one of ${options.join(', ')}${hint ? ` (${hint})` : ''}`;
 }
 
@@ -492,7 +519,12 @@ function describe(type: StaticType): string {
   }
 }
 
-function suggestion(name: string, known: readonly string[]): string | undefined {
+/** Problems in one expression that get a "did you mean"; any more are reported without one. */
+const HINTED_PROBLEMS = 20;
+/** Problems reported for one expression; past them, one more says how many were not. */
+const REPORTED_PROBLEMS = 50;
+
+function nearestName(name: string, known: readonly string[]): string | undefined {
   const nearest = suggest(name, known);
   return nearest === undefined ? undefined : `did you mean \`${nearest}\`?`;
 }

@@ -1,7 +1,9 @@
 import { Decimal } from '../money/decimal.ts';
 import { suggest } from '../model/suggest.ts';
 import { tokenize, type Token } from './formula-lex.ts';
+import { ScopedNames } from './scoped-names.ts';
 import { FOREIGN_SYMBOLS, FUNCTIONS, INFIX_OPERATORS, KEYWORDS, MINUS, PRECEDENCE, type InfixOperator } from './formula-syntax.ts';
+import { PACK_LIMITS } from '../model/limits.ts';
 
 /** The names a rule's formula may use: the rule's required facts and parameters, and the pack's rounding modes. */
 export interface FormulaNames {
@@ -43,6 +45,8 @@ interface Part {
   literal?: boolean;
   /** Written inside parentheses, so never merged with the operation around it. */
   parenthesized?: boolean;
+  /** Operations inside one another down to its deepest value (a name or a number is 0). */
+  height: number;
 }
 
 class SyntaxProblem extends Error {
@@ -52,8 +56,13 @@ class SyntaxProblem extends Error {
 }
 
 const INFIX_BY_SPELLING = new Map(INFIX_OPERATORS.flatMap((infix) => [infix.symbol, ...infix.spellings].map((spelling) => [spelling, infix] as const)));
-/** Deeper than any formula a person writes; past it the parser would run out of stack. */
-const MAX_DEPTH = 100;
+/** Deeper than any formula a person writes; past it the parser, and everything that reads the expression, would run out of stack. */
+const MAX_DEPTH = PACK_LIMITS.expressionLevels;
+const TOO_DEEP = `the formula nests more than ${MAX_DEPTH} levels deep; give parts of it names with \`let\``;
+/** Problems in one formula that get a "did you mean"; any more are reported without one. */
+const HINTED_PROBLEMS = 20;
+/** Problems reported for one formula; past them, one more says how many were not. */
+const REPORTED_PROBLEMS = 50;
 const VALUE_START = 'a value (a number, a name, text in double quotes, `(`, `if`, `let` or `not`)';
 
 /**
@@ -64,7 +73,7 @@ const VALUE_START = 'a value (a number, a name, text in double quotes, `(`, `if`
 export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
   const tokens = tokenize(text);
   const problems: FormulaProblem[] = [];
-  const lets: string[] = [];
+  const lets = new ScopedNames<true>();
   const facts = new Set(names.facts);
   const parameters = new Set(names.parameters);
   const roundingModes = new Set(names.roundingModes);
@@ -85,12 +94,24 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     const hint = token.kind === 'name' && suggest(token.text, [word]) ? `; did you mean \`${word}\`?` : undefined;
     return expected(`\`${word}\` ${context}`, token, hint);
   };
-  const part = (logic: unknown, start: number, end: number, operands: Part[] = []): Part => ({ logic, start, end, operands });
+  const part = (logic: unknown, start: number, end: number, operands: Part[] = []): Part => {
+    const height = operands.length === 0 ? 0 : 1 + Math.max(...operands.map((operand) => operand.height));
+    if (height > MAX_DEPTH) throw new SyntaxProblem({ message: TOO_DEEP, start, end: Math.max(end, start + 1) });
+    return { logic, start, end, operands, height };
+  };
+  /** Adds an operand to an operation already made (`a + b` then `+ c`), within the nesting limit. */
+  const extend = (operation: Part, operand: Part, at: Token) => {
+    if (operand.height + 1 > MAX_DEPTH) fail(at, TOO_DEEP);
+    operation.operands.push(operand);
+    (operation.logic as Record<string, unknown[]>)[Object.keys(operation.logic as object)[0]!]!.push(operand.logic);
+    operation.end = operand.end;
+    operation.height = Math.max(operation.height, operand.height + 1);
+  };
 
   let depth = 0;
   const expression = (): Part => {
     const token = peek();
-    if (++depth > MAX_DEPTH) fail(token, `the formula nests more than ${MAX_DEPTH} levels deep; give parts of it names with \`let\``);
+    if (++depth > MAX_DEPTH) fail(token, TOO_DEEP);
     try {
       if (isWord(token, 'let')) return letExpression();
       if (isWord(token, 'if')) return ifExpression();
@@ -102,7 +123,7 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
 
   /** Runs a nested reading, counting it towards the nesting limit. */
   const expressionOr = (read: () => Part): Part => {
-    if (++depth > MAX_DEPTH) fail(peek(), `the formula nests more than ${MAX_DEPTH} levels deep; give parts of it names with \`let\``);
+    if (++depth > MAX_DEPTH) fail(peek(), TOO_DEEP);
     try {
       return read();
     } finally {
@@ -112,7 +133,7 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
 
   const letExpression = (): Part => {
     const start = next().start;
-    const depth = lets.length;
+    const depth = lets.size;
     const bindings: NonNullable<Part['bindings']> = [];
     for (;;) {
       const nameToken = next();
@@ -121,7 +142,7 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
       next();
       const value = expression();
       bindings.push({ name: nameToken.text, start: nameToken.start, value });
-      lets.push(nameToken.text);
+      lets.bind(nameToken.text, true);
       if (isSymbol(peek(), ';')) {
         next();
         if (isWord(peek(), 'in')) break;
@@ -132,9 +153,11 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     }
     next();
     const body = expression();
-    lets.length = depth;
+    lets.leave(depth);
     const logic = { let: [Object.fromEntries(bindings.map((binding) => [binding.name, binding.value.logic])), body.logic] };
-    return { ...part(logic, start, body.end, [body]), bindings };
+    // Its height counts the values it names as well as its result: the checker reads them all.
+    const made = part(logic, start, body.end, [...bindings.map((binding) => binding.value), body]);
+    return { ...made, operands: [body], bindings };
   };
 
   const ifExpression = (): Part => {
@@ -166,17 +189,19 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     for (;;) {
       const operator = infixAt(peek(), precedence);
       if (!operator) return left;
-      next();
+      const operatorToken = next();
       const right = infix(tighter);
       if (operator.precedence === PRECEDENCE.comparison) {
         left = comparison(left, operator, right);
         continue;
       }
       if (operator.variadic && merging === operator.operator) {
-        left.operands.push(right);
-        (left.logic as Record<string, unknown[]>)[operator.operator]!.push(right.logic);
-        left.end = right.end;
+        extend(left, right, operatorToken);
       } else {
+        // Each `−` of a run works on the result of the one before, so a run nests one level a term.
+        if (Math.max(left.height, right.height) + 1 > MAX_DEPTH) {
+          fail(operatorToken, operator.operator === '-' ? `${TOO_DEEP}, or subtract one sum: \`a − (b + c + …)\`` : TOO_DEEP);
+        }
         left = part({ [operator.operator]: [left.logic, right.logic] }, left.start, right.end, [left, right]);
       }
       merging = operator.operator;
@@ -194,9 +219,7 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     next();
     const third = infix(PRECEDENCE.sum);
     if (infixAt(peek(), PRECEDENCE.comparison)) fail(peek(), 'a chain of comparisons has at most three values (`a < b < c`)');
-    compared.operands.push(third);
-    (compared.logic as Record<string, unknown[]>)[operator.operator]!.push(third.logic);
-    compared.end = third.end;
+    extend(compared, third, following);
     return compared;
   };
 
@@ -257,15 +280,16 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     }
     if (isSymbol(peek(), '(')) return call(token);
     const [root, ...fields] = token.text.split('.') as [string, ...string[]];
-    if (lets.includes(root) || facts.has(root)) {
-      if (!lets.includes(root) && parameters.has(root)) unknown(token, `\`${root}\` names both a required fact and a parameter of this rule; rename one of them`);
+    if (lets.has(root) || facts.has(root)) {
+      if (!lets.has(root) && parameters.has(root)) unknown(token, `\`${root}\` names both a required fact and a parameter of this rule; rename one of them`);
       return part({ var: token.text }, token.start, token.end);
     }
     if (parameters.has(root)) {
       if (fields.length > 0) unknown(token, `parameter \`${root}\` has no fields; only facts, \`let\` values and table rows do`);
       return part({ param: root }, token.start, token.end);
     }
-    unknown(token, unknownNameMessage(root, [...lets, ...facts, ...parameters]));
+    // Finding the nearest known name compares with every one: past a few problems, none is sought.
+    unknown(token, unknownNameMessage(root, problems.length < HINTED_PROBLEMS ? [...lets.names(), ...facts, ...parameters] : []));
     return part({ var: token.text }, token.start, token.end);
   };
 
@@ -305,8 +329,10 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
     return part({ [name]: operands.map((operand) => operand.logic) }, nameToken.start, close.end, operands);
   };
 
+  let unreported = 0;
   const unknown = (token: Token, message: string) => {
-    problems.push({ message, start: token.start, end: token.end });
+    if (problems.length < REPORTED_PROBLEMS) problems.push({ message, start: token.start, end: token.end });
+    else unreported++;
   };
 
   let root: Part | undefined;
@@ -317,6 +343,10 @@ export function parseFormula(text: string, names: FormulaNames): ParsedFormula {
   } catch (error) {
     if (!(error instanceof SyntaxProblem)) throw error;
     problems.push(error.problem);
+  }
+  if (unreported > 0) {
+    const last = problems.at(-1)!;
+    problems.push({ message: `and ${unreported} more unknown ${unreported === 1 ? 'name' : 'names'} in this formula`, start: last.start, end: last.end });
   }
   if (problems.length > 0 || !root) return { spans: [], problems };
   return { expression: root.logic, spans: spansOf(root), problems };

@@ -12,6 +12,7 @@ import type {
   RuleDef,
   SourceDef,
 } from '../model/pack.ts';
+import { describeBytes, fileSizeProblem, PACK_LIMITS } from '../model/limits.ts';
 import { readFormula } from './formula.ts';
 import { checkPackFile, isWellFormedFact, type PackFileKind } from './schemas.ts';
 import { yamlParser, type YamlStore } from './stored-yaml.ts';
@@ -111,6 +112,7 @@ export function declaredPack(dir: string, options: YamlStore = {}): { id: string
 /** A pack folder's pack.yaml, parsed; undefined when it cannot be read or does not parse. */
 function readPackYaml(dir: string, options: YamlStore): Record<string, unknown> | undefined {
   try {
+    if (fileSizeProblem(statSync(join(dir, 'pack.yaml')).size)) return undefined;
     const parsed = yamlParser(options)('pack.yaml', readFileSync(join(dir, 'pack.yaml'), 'utf8'));
     return parsed.diagnostics.length === 0 ? asRecord(parsed.value) : undefined;
   } catch {
@@ -134,9 +136,24 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     return relativePath.startsWith('..') ? file : relativePath;
   };
 
+  const packFile = join(dir, 'pack.yaml');
+  const tooLarge = packSizeProblem(dir, display);
+  if (tooLarge) {
+    diagnostics.push({ kind: 'parse', message: tooLarge, location: { file: display(packFile), line: 1, column: 1 } });
+    const empty = { roundingModes: [], sources: [], facts: [], parameters: [], rules: [], calculators: [], examples: [] };
+    return { pack: { ...salvagePackFile({}, dir), ...empty, dir, at: { file: display(packFile), line: 1, column: 1 } }, diagnostics, unreadable, fileCount };
+  }
+
   const read = (file: string, kind: PackFileKind): { parsed: ParsedYaml; valid: boolean } | undefined => {
     let text: string;
     try {
+      // A file past the size limit is refused unread (parseYaml refuses the same text once read).
+      const tooLarge = fileSizeProblem(statSync(file).size);
+      if (tooLarge) {
+        fileCount++;
+        diagnostics.push({ kind: 'parse', message: tooLarge, location: { file: display(file), line: 1, column: 1 } });
+        return undefined;
+      }
       text = readFileSync(file, 'utf8');
     } catch {
       unreadable.push(display(file));
@@ -154,7 +171,6 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     return { parsed, valid: problems.length === 0 };
   };
 
-  const packFile = join(dir, 'pack.yaml');
   const packRead = read(packFile, 'pack');
   const meta = asRecord(packRead?.parsed.value);
   const packAt: SourceLocation = { file: display(packFile), line: 1, column: 1 };
@@ -205,9 +221,7 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
     if (kind === 'examples' && options.examples === false) continue;
     const folderPath = join(dir, folder);
     if (!existsSync(folderPath)) continue;
-    const files = readdirSync(folderPath)
-      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-      .sort();
+    const files = yamlFilesIn(folderPath).sort();
     for (const name of files) {
       const file = join(folderPath, name);
       const result = read(file, kind);
@@ -219,7 +233,8 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
       if (kind === 'parameter') pack.parameters.push(buildParameter(value, at, parsed, valid));
       if (kind === 'rule') {
         const rule = buildRule(value, at, locate, valid);
-        if (valid && typeof value.formula === 'string') {
+        // A formula's names include the pack's rounding modes: without a readable pack.yaml it is not read.
+        if (valid && packRead && typeof value.formula === 'string') {
           const read = readFormula(rule, value.formula, parsed, pack);
           diagnostics.push(...read.diagnostics);
           pack.rules.push(read.rule);
@@ -241,6 +256,35 @@ export function loadPack(dir: string, options: LoadOptions = {}): LoadedPack {
   return { pack, diagnostics, unreadable, fileCount };
 }
 
+/**
+ * Why a pack folder is too large to read, if it is: the size of all its YAML files together (the
+ * worked examples too, whether read or not, so that every reader of the pack judges it alike).
+ * A file over the file limit is left out: it is refused on its own, unread.
+ */
+function packSizeProblem(dir: string, display: (file: string) => string): string | undefined {
+  const files = ['pack.yaml', 'sources.yaml', 'facts.yaml', ...FOLDERS.flatMap(({ folder }) => yamlFilesIn(join(dir, folder)).map((name) => join(folder, name)))];
+  let total = 0;
+  let largest = { file: '', bytes: 0 };
+  for (const file of files) {
+    let bytes = 0;
+    try {
+      bytes = statSync(join(dir, file)).size;
+    } catch {
+      continue; // reported as missing or unreadable when the pack is read
+    }
+    if (fileSizeProblem(bytes)) continue;
+    total += bytes;
+    if (bytes > largest.bytes) largest = { file, bytes };
+  }
+  if (total <= PACK_LIMITS.packBytes) return undefined;
+  return `the pack's YAML files come to ${describeBytes(total)}; a rule pack may hold at most ${describeBytes(PACK_LIMITS.packBytes)} (the largest file is ${display(join(dir, largest.file))}, ${describeBytes(largest.bytes)})`;
+}
+
+function yamlFilesIn(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'));
+}
+
 function buildParameter(value: Record<string, unknown>, at: SourceLocation, parsed: ParsedYaml, wellFormed: boolean): ParameterDef {
   const parameter = wellFormed ? (value as ParameterFile) : salvageParameter(value);
   return {
@@ -249,6 +293,7 @@ function buildParameter(value: Record<string, unknown>, at: SourceLocation, pars
     wellFormed,
     at,
     valuesAt: parsed.locate(['values']),
+    locate: parsed.locate,
   };
 }
 

@@ -66,6 +66,17 @@ export function isWellFormedFact(value: unknown): boolean {
   return packValidators().get('fact')!(value) === true;
 }
 
+/** What a JSON Schema type is called in a pack file, with how it is written. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  array: 'a list (`[a, b]`, or one `- item` a line)',
+  object: 'a mapping (`key: value` lines, or `{ key: value }`)',
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  null: 'empty',
+};
+
 /** Most schema problems reported for one file; past it, one line says how many more there are. */
 const MAX_PROBLEMS_PER_FILE = 50;
 
@@ -150,6 +161,11 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
           ? `${where} needs exactly one of ${schema.oneOf!.map((branch) => `\`${branch.required![0]}\``).join(' or ')}`
           : `${where} is not valid here${schema.description ? `: ${schema.description}` : ''}`;
         problem = { path, atKey: false, message };
+        break;
+      }
+      case 'type': {
+        const wanted = ([] as string[]).concat(error.params.type as string | string[]).map((type) => TYPE_WORDS[type] ?? type);
+        problem = { path, atKey: false, message: `${where} must be ${wanted.join(' or ')}` };
         break;
       }
       default:

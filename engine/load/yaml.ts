@@ -1,6 +1,8 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, parseDocument, visit, YAMLParseError, type Document, type Node } from 'yaml';
 import { Decimal } from '../money/decimal.ts';
 import type { Diagnostic, SourceLocation } from '../model/diagnostics.ts';
+import { fileSizeProblem, PACK_LIMITS } from '../model/limits.ts';
+import { describeYamlFault, tooDeeplyNested } from './yaml-syntax.ts';
 
 /** A parsed YAML file that can say where any value inside it was written. */
 export interface ParsedYaml {
@@ -13,39 +15,65 @@ export interface ParsedYaml {
 }
 
 /**
- * Parses YAML strictly: duplicate keys, syntax errors and anything but plain data are diagnostics.
+ * Parses YAML strictly: duplicate keys, syntax errors, anything but plain data and a file past the
+ * pack limits are diagnostics, each said in an analyst's words where the mistake was written.
  * Dates stay strings (YAML 1.2 core schema), so effective periods are never shifted by time zones.
  */
 export function parseYaml(file: string, text: string): ParsedYaml {
   return parseYamlDocument(file, text).parsed;
 }
 
+/** The parser's settings: strict, and the core schema, so that nothing but plain data is read. */
+const PARSE_OPTIONS = { schema: 'core', uniqueKeys: false, strict: true, prettyErrors: false } as const;
+
 /** parseYaml, with the YAML document it read (see stored-yaml.ts, which keeps what a parse found). */
 export function parseYamlDocument(file: string, text: string): { parsed: ParsedYaml; document: Document.Parsed } {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, {
-    lineCounter,
-    schema: 'core',
-    uniqueKeys: true,
-    strict: true,
-    prettyErrors: false,
-  });
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col };
+    return { file, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
+  // Past the limits nothing is read: the text is refused before the work it would cost.
+  const tooLarge = fileSizeProblem(Buffer.byteLength(text, 'utf8'));
+  if (tooLarge) return refused(file, { file, line: 1, column: 1 }, tooLarge);
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tooDeeplyNested(tokens, PACK_LIMITS.yamlLevels);
+  if (deep !== undefined) {
+    const message = `this is nested more than ${PACK_LIMITS.yamlLevels} levels deep (mappings and lists inside one another); a rule pack file may nest at most ${PACK_LIMITS.yamlLevels} levels`;
+    return refused(file, at(deep), message);
+  }
+  let document: Document.Parsed | undefined;
+  for (const composed of new Composer(PARSE_OPTIONS).compose(tokens, true, text.length)) {
+    if (!document) document = composed;
+    else {
+      document.errors.push(new YAMLParseError([composed.range[0], composed.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  document ??= parseDocument('', PARSE_OPTIONS);
+
   const diagnostics: Diagnostic[] = [];
-  // After a syntax error the parser's further complaints are mostly echoes of it: report the first,
-  // plus every duplicate key, which are independent mistakes.
-  const problems = [...document.errors, ...document.warnings];
-  const firstSyntax = problems.find((problem) => problem.code !== 'DUPLICATE_KEY');
-  for (const problem of problems) {
-    if (problem.code !== 'DUPLICATE_KEY' && problem !== firstSyntax) continue;
-    const what = problem.code === 'DUPLICATE_KEY' ? 'duplicate key' : firstSentence(problem.message);
-    diagnostics.push({ kind: 'parse', message: what, location: at(problem.pos[0]) });
+  // After a syntax error the parser's further complaints are mostly echoes of it: report the first.
+  const problem = [...document.errors, ...document.warnings][0];
+  if (problem) {
+    const fault = describeYamlFault({ code: problem.code, message: problem.message, pos: problem.pos }, text, tokens);
+    diagnostics.push({ kind: 'parse', message: fault.message, location: at(fault.offset) });
   }
   // Numbers reach the engine as JS numbers; refuse any whose written digits a double cannot hold.
+  // Every key repeated in its mapping is reported, naming it (the parser's own check is quadratic
+  // in the keys of a mapping, and names neither the key nor its first place).
   visit(document, {
+    Map(_key, node) {
+      const seen = new Map<string, number>();
+      for (const pair of node.items) {
+        if (!isScalar(pair.key)) continue;
+        const name = String(pair.key.value);
+        const start = rangeStart(pair.key) ?? 0;
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, start);
+        else diagnostics.push({ kind: 'parse', message: `duplicate key \`${name}\`: it appears twice in this mapping (first on line ${at(first).line}); keep one`, location: at(start) });
+      }
+    },
     Alias(_key, node) {
       diagnostics.push({ kind: 'parse', message: 'aliases are not allowed in rule packs; write the value out', location: at(node.range?.[0] ?? 0) });
     },
@@ -136,4 +164,10 @@ function rangeStart(node: unknown): number | undefined {
 
 function firstSentence(message: string): string {
   return message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '').trim();
+}
+
+/** What a refused file reads as: nothing, with the one diagnostic that says why. */
+function refused(file: string, location: SourceLocation, message: string): { parsed: ParsedYaml; document: Document.Parsed } {
+  const nowhere = () => ({ file, line: 1, column: 1 });
+  return { parsed: { value: null, locate: nowhere, locateInText: nowhere, diagnostics: [{ kind: 'parse', message, location }] }, document: parseDocument('', PARSE_OPTIONS) };
 }

@@ -99,6 +99,8 @@ export interface ParameterDef {
   at: SourceLocation;
   /** Where its `values` list is. */
   valuesAt: SourceLocation;
+  /** Where a path inside its file was written (with `key: true`, the key that names it), such as a row of a table. */
+  locate(path: readonly (string | number)[], options?: { key?: boolean }): SourceLocation;
 }
 
 /** How a ledger component counts towards the ledger's total. */

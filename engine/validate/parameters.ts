@@ -1,4 +1,6 @@
 import { Decimal } from '../money/decimal.ts';
+import { PACK_LIMITS } from '../model/limits.ts';
+import { suggest } from '../model/suggest.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import { inForceDuring, inForceThroughout } from '../run/parameters.ts';
 import type { PackDef, ParameterDef, RawScalar, SourceDef, ValueUnit } from '../model/pack.ts';
@@ -15,7 +17,7 @@ export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyM
     diagnostics.push({ kind: 'value', message: `${subject} has a \`table\` description but its unit is \`${parameter.unit}\``, location: parameter.at });
   }
 
-  for (const value of parameter.values) {
+  for (const [valueIndex, value] of parameter.values.entries()) {
     const { from, toExclusive } = value.effectivePeriod;
     if (toExclusive !== null && toExclusive <= from) {
       diagnostics.push({ kind: 'value', message: `${subject}: the period from ${from} must end after it starts (toExclusive ${toExclusive})`, location: value.at });
@@ -30,7 +32,7 @@ export function checkParameterValues(parameter: ParameterDef, sources: ReadonlyM
     }
     if (isTable) {
       if (value.rows === undefined) diagnostics.push({ kind: 'value', message: `${subject}: a bracket-table value needs \`rows\`, not \`value\``, location: value.at });
-      else if (parameter.table) diagnostics.push(...checkRows(parameter, value.rows, value.at));
+      else if (parameter.table) diagnostics.push(...checkRows(parameter, value.rows, (path, key) => parameter.locate(['values', valueIndex, 'rows', ...path], { key })));
     } else if (value.value === undefined) {
       diagnostics.push({ kind: 'value', message: `${subject}: a ${parameter.unit} parameter needs \`value\`, not \`rows\``, location: value.at });
     } else {
@@ -100,27 +102,43 @@ function uncoveredDays(values: readonly ParameterDef['values'][number][], period
   return gaps;
 }
 
-function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], at: Diagnostic['location']): Diagnostic[] {
+/** Where a path inside the rows was written: a row (`[index]`), or a column's key in it (`[index, column]`, key true). */
+type RowLocator = (path: (string | number)[], key?: boolean) => Diagnostic['location'];
+
+function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], locate: RowLocator): Diagnostic[] {
   const table = parameter.table!;
   const subject = `parameter \`${parameter.id}\``;
-  const problems: string[] = [];
+  if (rows.length > PACK_LIMITS.tableRows) {
+    const message = `${subject}: this table has ${rows.length} rows; a table may have at most ${PACK_LIMITS.tableRows}`;
+    return [{ kind: 'value', message, location: locate([PACK_LIMITS.tableRows]) }];
+  }
+  const problems: { message: string; location: Diagnostic['location'] }[] = [];
   const expectedKeys = [table.bound, ...Object.keys(table.columns)];
   let previous: Decimal | undefined;
   rows.forEach((row, index) => {
     const name = `row ${index + 1}`;
-    for (const key of Object.keys(row)) if (!expectedKeys.includes(key)) problems.push(`${name} has unknown column \`${key}\` (columns: ${expectedKeys.join(', ')})`);
-    for (const key of expectedKeys) if (!(key in row)) problems.push(`${name} is missing \`${key}\``);
+    const at = locate([index]);
+    const report = (message: string) => problems.push({ message, location: at });
+    // A misspelt column is one mistake: reported where it is written, with the column it stands for, and not again as missing.
+    const misspelt = new Set<string>();
+    for (const key of Object.keys(row)) {
+      if (expectedKeys.includes(key)) continue;
+      const meant = suggest(key, expectedKeys.filter((expected) => !(expected in row)));
+      if (meant) misspelt.add(meant);
+      problems.push({ message: `${name} has unknown column \`${key}\`${meant ? `; did you mean \`${meant}\`?` : ''} (columns: ${expectedKeys.join(', ')})`, location: locate([index, key], true) });
+    }
+    for (const key of expectedKeys) if (!(key in row) && !misspelt.has(key)) report(`${name} is missing \`${key}\``);
     const bound = row[table.bound];
     const isLast = index === rows.length - 1;
     if (bound === null) {
-      if (table.bound === 'from' || !isLast) problems.push(`${name}: only the last row of a \`${table.bound}\` table may be open-ended (null)`);
+      if (table.bound === 'from' || !isLast) report(`${name}: only the last row of a \`${table.bound}\` table may be open-ended (null)`);
     } else if (bound !== undefined) {
       const problem = unitProblem(table.boundUnit, bound);
-      if (problem) problems.push(`${name}: \`${table.bound}\` ${problem}`);
+      if (problem) report(`${name}: \`${table.bound}\` ${problem}`);
       else {
         const value = new Decimal(String(bound));
-        if (previous && value.lte(previous)) problems.push(`${name}: bounds must increase from row to row`);
-        if (index === 0 && table.bound === 'from' && !value.isZero()) problems.push(`${name}: a \`from\` table must start from 0`);
+        if (previous && value.lte(previous)) report(`${name}: bounds must increase from row to row`);
+        if (index === 0 && table.bound === 'from' && !value.isZero()) report(`${name}: a \`from\` table must start from 0`);
         previous = value;
       }
     }
@@ -128,10 +146,10 @@ function checkRows(parameter: ParameterDef, rows: Record<string, RawScalar>[], a
       const cell = row[column];
       if (cell === undefined) continue;
       const problem = cell === null ? 'is empty' : unitProblem(unit, cell);
-      if (problem) problems.push(`${name}: \`${column}\` ${problem}`);
+      if (problem) report(`${name}: \`${column}\` ${problem}`);
     }
   });
-  return problems.map((problem) => ({ kind: 'value' as const, message: `${subject}: ${problem}`, location: at }));
+  return problems.map((problem) => ({ kind: 'value' as const, message: `${subject}: ${problem.message}`, location: problem.location }));
 }
 
 /** Why a raw value does not fit a unit, or undefined when it does. */

@@ -35,8 +35,8 @@ interface Case {
 const CASES: Case[] = [
   {
     name: 'yaml-syntax',
-    // `provides: [levy` on line 4: the parser notices the missing `]` where the next line starts.
-    expected: [{ kind: 'parse', file: 'rules/levy.yaml', line: 5, column: 1, words: ['end with a ]'] }],
+    // `provides: [levy` on line 4: reported where the `[` opens, not where the parser notices it unclosed.
+    expected: [{ kind: 'parse', file: 'rules/levy.yaml', line: 4, column: 11, words: ['`provides`', 'no closing `]`'] }],
   },
   {
     name: 'duplicate-key',
@@ -48,7 +48,7 @@ const CASES: Case[] = [
   },
   {
     name: 'wrong-type',
-    expected: [{ kind: 'schema', file: 'calculators/fixture.pay.net.yaml', line: 8, column: 21, words: ['`supportedHelpModes`', 'must be array'] }],
+    expected: [{ kind: 'schema', file: 'calculators/fixture.pay.net.yaml', line: 8, column: 21, words: ['`supportedHelpModes`', 'must be a list'] }],
   },
   {
     name: 'unknown-operator',
@@ -107,7 +107,7 @@ const CASES: Case[] = [
   // Further realistic single mistakes, kept because each shows a follow-on the engine should not report.
   {
     name: 'facts-syntax',
-    expected: [{ kind: 'parse', file: 'facts.yaml', line: 7, column: 3, words: ['end with a }'] }],
+    expected: [{ kind: 'parse', file: 'facts.yaml', line: 6, column: 12, words: ['`shape`', 'no closing `}`'] }],
   },
   {
     name: 'unknown-required-key',
@@ -119,7 +119,7 @@ const CASES: Case[] = [
   },
   {
     name: 'wrong-type-requires',
-    expected: [{ kind: 'schema', file: 'rules/levy.yaml', line: 3, column: 11, words: ['`requires` must be array'] }],
+    expected: [{ kind: 'schema', file: 'rules/levy.yaml', line: 3, column: 11, words: ['`requires` must be a list'] }],
   },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * A seeded rule-pack fuzzer: random edits to copies of the valid packs (line deletions, duplications
  * and swaps, indentation, hostile scalars and tags, aliases, dropped and renamed keys, truncation,
- * broken expressions, odd encodings, whole files gone or garbled), each loaded by the engine, which
+ * broken expressions, formulas thousands of terms long or deep, odd encodings, whole files gone or garbled), each loaded by the engine, which
  * must never throw or hang and must either report diagnostics or load the pack cleanly.
  *
  *   npm run fuzz:packs                          PACK_FUZZ_RUNS mutants (default 2000) from PACK_FUZZ_SEED (default 1)
@@ -358,6 +358,41 @@ function expressionEdit(text: string, random: Random, factIds: readonly string[]
   return { text: lines.join('\n'), op: 'break-expression', detail: `line ${at + 1} ${how}${what ? `: ${what.slice(0, 50)}` : ''}` };
 }
 
+/**
+ * Edits to a rule's `formula` text, sized to hurt: runs of thousands of subtractions (each nests on
+ * the one before), parentheses, calls and `let` values nested or chained thousands deep, thousands of
+ * unknown names. The formula may be one line or a block (`formula: |-`).
+ */
+function formulaEdit(text: string, random: Random): { text: string; op: string; detail: string } | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('formula:'));
+  if (start < 0) return undefined;
+  const inline = lines[start]!.slice('formula:'.length).trim();
+  let first = start;
+  let last = start;
+  if (/^[|>]/.test(inline)) {
+    first = start + 1;
+    last = first;
+    while (last + 1 < lines.length && /^\s+\S/.test(lines[last + 1]!)) last++;
+    if (first >= lines.length || !/^\s+\S/.test(lines[first]!)) return undefined;
+  }
+  const opening = first === start ? 'formula: '.length : lines[first]!.length - lines[first]!.trimStart().length;
+  const name = /[A-Za-z][\w.]*(?![\w(-])/.exec(lines.slice(first, last + 1).join(' ').slice(first === start ? opening : 0))?.[0] ?? '1';
+  const how = pick(random, ['chain', 'sum', 'parens', 'calls', 'lets', 'unknown']);
+  const size = pick(random, how === 'unknown' ? [5, 500] : [20, 150, 3000]);
+  const wrap = (before: string, after: string) => {
+    lines[first] = `${lines[first]!.slice(0, opening)}${before}${lines[first]!.slice(opening)}`;
+    lines[last] = `${lines[last]}${after}`;
+  };
+  if (how === 'chain') wrap('', ` − ${name}`.repeat(size));
+  else if (how === 'sum') wrap('', ` + ${name}`.repeat(size));
+  else if (how === 'parens') wrap('('.repeat(size), ')'.repeat(size));
+  else if (how === 'calls') wrap('max('.repeat(size), ')'.repeat(size));
+  else if (how === 'lets') wrap(`let ${Array.from({ length: size }, (_, index) => `v${index} = ${index === 0 ? '0' : `v${index - 1}`}`).join('; ')} in (`, ')');
+  else wrap('', Array.from({ length: size }, (_, index) => ` + unknown${index}`).join(''));
+  return { text: lines.join('\n'), op: 'break-formula', detail: `line ${first + 1} ${how} × ${size}` };
+}
+
 /** Ids of the facts a pack declares, for edits that make one rule refer to another's output. */
 function factIdsOf(source: SourcePack): string[] {
   return [...(source.files.get('facts.yaml') ?? '').matchAll(/^ {2}- id: (\S+)/gm)].map((match) => match[1]!);
@@ -393,8 +428,28 @@ export function makeMutant(seed: number): Mutant {
     files.set(file, edited.text);
     edits.push({ file, op: edited.op, detail: edited.detail });
   }
+  // Formula edits draw from a stream of their own, so that adding them left every other seed's mutant as it was.
+  const hostile = seededRandom(seed + HOSTILE_STREAM);
+  if (hostile() < 0.1) {
+    const formulas = [...files.keys()].filter((file) => file.startsWith('rules/') && typeof files.get(file) === 'string' && /^formula:/m.test(files.get(file) as string)).sort();
+    if (formulas.length > 0) {
+      const file = pick(hostile, formulas);
+      const edited = formulaEdit(files.get(file) as string, hostile);
+      if (edited) {
+        files.set(file, edited.text);
+        edits.push({ file, op: edited.op, detail: edited.detail });
+      }
+    }
+  }
   return { seed, source, files, edits };
 }
+
+/**
+ * Where the stream of formula edits starts, apart from the main stream of every seed; chosen so that
+ * the seeds the suite replays for what they once showed (FORMER_FAILURES, and its validate-pack seeds)
+ * get none.
+ */
+const HOSTILE_STREAM = 1_000_118;
 
 // ---------------------------------------------------------------------------------------------
 // Checking

@@ -60,6 +60,7 @@ Exit codes
   2  usage error: bad arguments, facts that cannot be read or are not JSON, a packs folder that is
      missing or has diagnostics, an unknown calculator or a context it is not available for (with
      the nearest names and the known ones)
+  70 internal error: a fault in the tool itself, not in its input (a two-line message on stderr)
 
 With --against, the exit codes are the same: 0 when both calculations ran (whatever differs), 1
 when either could not (the context is named on stderr), 2 for a usage error.

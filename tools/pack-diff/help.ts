@@ -40,4 +40,5 @@ Exit codes (like diff)
   1  changes (definitions or example results)
   2  trouble: usage error, a folder that is not a pack, a revision or path git cannot read, or a
      version that does not load cleanly (its diagnostics are printed; run validate-pack on it)
+  70 internal error: a fault in the tool itself, not in its input (a two-line message on stderr)
 `;

@@ -88,4 +88,5 @@ Exit codes
      or an in-effect table row that no example exercises
   2  usage error (unknown option, options that do not go together, a path that does not exist or is
      not a folder, a folder with no pack in it) or a pack file that cannot be read
+  70 internal error: a fault in the tool itself, not in its input (a two-line message on stderr)
 `;
