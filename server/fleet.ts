@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
-import { AggregatorRegistry } from 'prom-client';
+import { AggregatorRegistry, prometheusContentType } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { createAdminServer, type Readiness } from './admin.ts';
 import type { ServiceConfig } from './config.ts';
@@ -14,14 +14,28 @@ interface DrainRequest {
   signal: StopSignal;
 }
 
-function isDrainRequest(message: unknown): message is DrainRequest {
-  return typeof message === 'object' && message !== null && (message as DrainRequest).type === 'drain';
+/** What the primary sends a worker for its metrics, and the worker's answer. */
+interface MetricsRequest {
+  type: 'metrics-request';
+  id: number;
 }
+type WorkerMetrics = Awaited<ReturnType<ServiceMetrics['registry']['getMetricsAsJSON']>>;
+interface MetricsAnswer {
+  type: 'metrics-answer';
+  id: number;
+  metrics: WorkerMetrics;
+}
+
+const isMessage = <Message extends { type: string }>(message: unknown, type: Message['type']): message is Message =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
+
+/** How long a scrape waits for each worker's metrics: a worker that has not answered by then is left out of that scrape. */
+const METRICS_WAIT_MS = 2000;
 
 /** In a worker: calls `stop` when the primary asks this worker to drain. */
 export function onDrainRequest(stop: (signal: StopSignal) => void): void {
   process.on('message', (message) => {
-    if (isDrainRequest(message)) stop(message.signal);
+    if (isMessage<DrainRequest>(message, 'drain')) stop(message.signal);
   });
 }
 
@@ -36,15 +50,15 @@ export function onDrainRequest(stop: (signal: StopSignal) => void): void {
 export async function runPrimary(config: ServiceConfig, logger: Logger, listen: (server: Server, port: number, host: string, event: string) => Promise<void>): Promise<void> {
   // The workers' counts, in this process's memory, when Redis does not keep them.
   if (!config.redisUrl) new RateLimiterClusterMaster();
-  const metrics = new AggregatorRegistry();
   const listening = new Set<number>();
+  const serving = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && listening.has(worker.id));
   const alive = new Set<number>();
   let readiness: Readiness = 'starting';
   let stopping = false;
   let worstExit = 0;
 
   if (config.adminPort !== undefined) {
-    const admin = createAdminServer({ metrics: { registry: { contentType: metrics.contentType, metrics: () => metrics.clusterMetrics() } }, readiness: () => readiness });
+    const admin = createAdminServer({ metrics: { registry: { contentType: prometheusContentType, metrics: () => fleetMetrics(serving()) } }, readiness: () => readiness });
     await listen(admin, config.adminPort, config.adminHost, 'admin-listening');
   }
 
@@ -119,11 +133,50 @@ export async function runPrimary(config: ServiceConfig, logger: Logger, listen: 
   for (let index = 0; index < config.webConcurrency; index++) start();
 }
 
+let nextMetricsRequest = 0;
+
 /**
- * Readies a worker's metrics for the primary, which collects every worker's registry for the admin
- * listener: each series carries the worker's id, so the answers of each worker can be told apart.
+ * Every serving worker's metrics, merged (series with the same labels added up; each worker labels
+ * its own). A worker that dies, or does not answer within METRICS_WAIT_MS, is left out of this
+ * scrape rather than failing it; with no worker answering the scrape fails.
+ */
+async function fleetMetrics(workers: Worker[]): Promise<string> {
+  const id = nextMetricsRequest++;
+  const answers = await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<WorkerMetrics | undefined>((resolve) => {
+          const finish = (metrics: WorkerMetrics | undefined) => {
+            clearTimeout(timer);
+            worker.off('message', onMessage);
+            worker.off('disconnect', onGone);
+            resolve(metrics);
+          };
+          const onMessage = (message: unknown) => {
+            if (isMessage<MetricsAnswer>(message, 'metrics-answer') && message.id === id) finish(message.metrics);
+          };
+          const onGone = () => finish(undefined);
+          const timer = setTimeout(onGone, METRICS_WAIT_MS);
+          worker.on('message', onMessage);
+          worker.once('disconnect', onGone);
+          if (!worker.isConnected()) onGone();
+          else worker.send({ type: 'metrics-request', id } satisfies MetricsRequest);
+        }),
+    ),
+  );
+  const answered = answers.filter((metrics) => metrics !== undefined);
+  if (answered.length === 0) throw new Error('no worker answered');
+  return AggregatorRegistry.aggregate(answered).metrics();
+}
+
+/**
+ * In a worker: labels every series with the worker's id, so that each worker's answers can be told
+ * apart, and answers the primary's requests for this registry's metrics.
  */
 export function shareWorkerMetrics(metrics: ServiceMetrics, workerId: number): void {
   metrics.registry.setDefaultLabels({ worker: String(workerId) });
-  AggregatorRegistry.setRegistries([metrics.registry]);
+  process.on('message', (message) => {
+    if (!isMessage<MetricsRequest>(message, 'metrics-request')) return;
+    void metrics.registry.getMetricsAsJSON().then((json) => process.send!({ type: 'metrics-answer', id: message.id, metrics: json } satisfies MetricsAnswer));
+  });
 }
