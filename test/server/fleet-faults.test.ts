@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { drainUnderLoad } from './fleet-drain-load.ts';
 import { startLoadClient } from './load-client-process.ts';
+import { rawRequest } from './raw-http.ts';
 
 // A fleet (WEB_CONCURRENCY=2) under the faults an operator meets: a SIGTERM while kept-alive
 // connections keep its workers busy and new connections keep arriving, and a worker killed while a
@@ -84,6 +85,21 @@ test('worker killed under a stream of new connections: every connection is answe
     const hanging = records.filter((record) => record.endedAt === undefined);
     assert.equal(hanging.length, 0, `${hanging.length} of ${records.length} connections neither answered nor closed 3 s after the last was opened`);
     assert.ok(records.filter((record) => record.status === 200).length > 100);
+  } finally {
+    await stopService(service);
+  }
+});
+
+test('a connection handed to a worker is held to the header deadline: a client that never finishes its headers gets 408', async () => {
+  const service = await startService({ WEB_CONCURRENCY: '2', HEADERS_TIMEOUT_MS: '500' });
+  try {
+    const startedAt = performance.now();
+    const slow = rawRequest(service.url, 'GET /api/health HTTP/1.1\r\nhost: x\r\n');
+    const response = await Promise.race([slow.response, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000))]);
+    slow.socket.destroy();
+    assert.ok(response, 'no answer within 5 s');
+    assert.is(response!.status, 408);
+    assert.ok(performance.now() - startedAt < 4000);
   } finally {
     await stopService(service);
   }
