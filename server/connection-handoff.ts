@@ -35,7 +35,7 @@ export interface Handoff {
   take(socket: Socket): void;
   /** Has a worker take connections once it says it is serving; resolves then. */
   join(worker: Worker): Promise<void>;
-  /** A worker gone (its channel closed): the connection on its way to it, never taken, goes to another. */
+  /** A worker gone, once every message it sent has been read: the connection on its way to it, never taken, goes to another. */
   leave(worker: Worker): void;
   /**
    * Once the listener is closed: resolves when every connection has been taken by a worker, and
@@ -85,7 +85,7 @@ export function createHandoff(): Handoff {
     if (index >= 0) free.splice(index, 1);
     const untaken = sentTo.get(worker.id);
     sentTo.delete(worker.id);
-    // The worker said nothing of taking it, and its messages come in order: it never read from it.
+    // The worker's messages were all read and none said it took this one: it never read from it.
     if (untaken) waiting.unshift(untaken);
     dispatch();
   };
