@@ -17,23 +17,40 @@ const BACKLOG_LIMIT_MS = 1000;
 /** Outcome of a drain: `drained` when every connection ended, `budget-exceeded` when some were cut. */
 export type DrainOutcome = 'drained' | 'budget-exceeded';
 
+/**
+ * Where a server's connections come from: its own listening socket, or a fleet's primary that hands
+ * them over. `stop` ends the intake, and resolves once no connection can come any more.
+ */
+export interface ConnectionIntake {
+  stop(budgetMs: number): Promise<void>;
+}
+
 /** A server that can be drained: its answers carry `connection: close` once the drain starts. */
 export interface DrainableServer {
   server: Server;
-  /** Stops accepting, answers what was received, closes every connection; resolves when done or when the budget runs out. */
+  /** Stops the intake, answers what was received, closes every connection; resolves when done or when the budget runs out. */
   drain(budgetMs: number): Promise<DrainOutcome>;
   readonly draining: boolean;
 }
 
 /**
- * Makes an HTTP server drainable. Call before the server accepts its first connection. Requests in
+ * Makes an HTTP server drainable. Call before the server gets its first connection. Requests in
  * progress are tracked so that their answers, and every answer after the drain starts, say
  * `connection: close`, and keep-alive clients learn to go elsewhere on their last answer.
  */
-export function makeDrainable(server: Server): DrainableServer {
+export function makeDrainable(server: Server, intake: ConnectionIntake = listenerIntake(server)): DrainableServer {
   const inProgress = inFlight<ServerResponse>();
   let draining = false;
   let drainPromise: Promise<DrainOutcome> | undefined;
+  // Every connection the server got, by its listener or by hand, until it closes.
+  let open = 0;
+  let onLastClosed: (() => void) | undefined;
+  server.on('connection', (socket: { once(event: 'close', listener: () => void): unknown }) => {
+    open++;
+    socket.once('close', () => {
+      if (--open === 0) onLastClosed?.();
+    });
+  });
 
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader('connection', 'close');
@@ -55,19 +72,18 @@ export function makeDrainable(server: Server): DrainableServer {
         server.closeAllConnections();
         resolve('budget-exceeded');
       }, budgetMs);
-      // After the grace, once a turn of the event loop has accepted nothing (the backlog is empty):
-      // the plain socket close (stop listening, keep open connections, call back once none is left),
-      // and the idle connections closed once their last requests are read. Everything accepted
+      // Once no connection can come any more: the idle connections closed once their last requests
+      // are read, and the drain done when the last connection has closed. Everything received
       // during the drain is answered with connection: close.
-      const stopListening = () => {
-        NetServer.prototype.close.call(server, () => {
+      void intake.stop(budgetMs).then(() => {
+        const done = () => {
           clearTimeout(budget);
           resolve('drained');
-        });
+        };
+        if (open === 0) done();
+        else onLastClosed = done;
         closeIdleOnceRead(server);
-      };
-      const grace = Math.min(DRAIN_GRACE_MS, budgetMs);
-      setTimeout(() => whenBacklogEmpty(server, Math.min(BACKLOG_LIMIT_MS, budgetMs - grace), stopListening), grace);
+      });
     });
     return drainPromise;
   };
@@ -82,12 +98,34 @@ export function makeDrainable(server: Server): DrainableServer {
 }
 
 /**
+ * The intake of a server that listens itself: it goes on accepting for the grace, then until a turn
+ * of the event loop accepts nothing (the backlog is empty), then stops listening and keeps the
+ * connections it has (the plain socket close, not the HTTP server's, which also closes idle ones).
+ */
+export function listenerIntake(listener: NetServer): ConnectionIntake {
+  return {
+    stop: (budgetMs) =>
+      new Promise((resolve) => {
+        const grace = Math.min(DRAIN_GRACE_MS, budgetMs);
+        setTimeout(
+          () =>
+            whenBacklogEmpty(listener, Math.min(BACKLOG_LIMIT_MS, budgetMs - grace), () => {
+              NetServer.prototype.close.call(listener);
+              resolve();
+            }),
+          grace,
+        );
+      }),
+  };
+}
+
+/**
  * Calls `then` after a turn of the event loop in which the server accepted no connection: the loop
  * accepts a waiting connection in every turn, so a turn without one means none is waiting. A busy
  * loop takes time to get through a backlog (32 of 40 in the grace, on a loaded machine). Waits at
  * most `limitMs`, so that clients that go on connecting cannot keep a draining server listening.
  */
-function whenBacklogEmpty(server: Server, limitMs: number, then: () => void): void {
+function whenBacklogEmpty(server: NetServer, limitMs: number, then: () => void): void {
   const giveUpAt = performance.now() + limitMs;
   let accepted = false;
   const onConnection = () => (accepted = true);

@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { createAdminServer, type Readiness } from './admin.ts';
 import { createApp } from './app.ts';
 import { BootFailure, loadDocs, PACKS_DIR, storedYaml } from './boot.ts';
@@ -8,6 +7,7 @@ import { createInlineRunner } from './calculation/inline-runner.ts';
 import { startWorkerPool } from './calculation/worker-pool.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { makeDrainable } from './drain.ts';
+import { takeConnectionsFromPrimary } from './connection-handoff.ts';
 import { onDrainRequest, runPrimary, shareWorkerMetrics } from './fleet.ts';
 import { configuredRateLimiter } from './limits/rate-limit.ts';
 import { createListeningServer } from './listen.ts';
@@ -85,9 +85,11 @@ async function main(): Promise<void> {
     reportFailure: (error) => logger.error({ event: 'unexpected-failure', ...describeError(error) }),
   });
   const server = createListeningServer(app, config, (status, kind) => metrics.countLimitResponse(status, kind));
-  const drainable = makeDrainable(server);
-  // A fleet's primary says `listening` once all its workers are.
-  await listen(server, config.port, config.host, inFleet ? 'worker-ready' : 'listening', { calculators: catalog.plans.length, taxYears, defaultTaxYear });
+  const served = { calculators: catalog.plans.length, taxYears, defaultTaxYear };
+  // In a fleet the primary listens, once every worker is ready, and hands this worker its connections.
+  const drainable = makeDrainable(server, inFleet ? takeConnectionsFromPrimary(server) : undefined);
+  if (inFleet) logger.info({ event: 'worker-ready', ...served });
+  else await listen(server, config.port, config.host, 'listening', served);
   readiness = 'ready';
 
   stop = (signal: StopSignal) => {
