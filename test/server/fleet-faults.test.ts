@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { request as httpRequest } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
