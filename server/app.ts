@@ -14,7 +14,7 @@ import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
 import { createMetrics } from './metrics.ts';
 import { describeError } from './logger.ts';
-import { createQueryChecker } from './query.ts';
+import { createQueryChecker, parseKoaQueries } from './query.ts';
 import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
 import { calculateHandler } from './routes/calculate.ts';
 import { calculatorHandlers } from './routes/calculators.ts';
@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const app = new Koa<RequestState>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.maxIpsCount = deps.config.trustProxyHops;
+  parseKoaQueries(app);
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
   const { metrics } = services;
