@@ -9,6 +9,7 @@ import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/p
 import { OPERATIONS, routePath, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
+import { createClientShare, SEARCH_SHARE } from './limits/client-share.ts';
 import { monitorEventLoop } from './limits/load.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
@@ -172,6 +173,7 @@ function createServices(deps: AppDeps): Services {
     load: deps.load ?? monitorEventLoop(deps.config.maxEventLoopDelayMs),
     rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
     docs: deps.docs,
+    searchShare: deps.searchShare ?? createClientShare(SEARCH_SHARE),
     queryChecker: (operationId) => {
       const checker = checkers.get(operationId);
       if (!checker) throw new Error(`no operation ${operationId}`);

@@ -3,6 +3,7 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { ClientShare } from './limits/client-share.ts';
 import type { LoadMonitor } from './limits/load.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
@@ -31,6 +32,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Tells when the service is too busy to start costly work; by default it watches the event loop. */
   load?: LoadMonitor;
+  /** Each client's share of documentation search time; by default SEARCH_SHARE. */
+  searchShare?: ClientShare;
   /** Where requests and calculations are counted; by default a registry of the app's own. */
   metrics?: ServiceMetrics;
   log?: (line: RequestLogLine) => void;

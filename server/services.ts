@@ -3,6 +3,7 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { ClientShare } from './limits/client-share.ts';
 import type { LoadMonitor } from './limits/load.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
@@ -21,6 +22,8 @@ export interface Services {
   load: LoadMonitor;
   metrics: ServiceMetrics;
   docs: DocsSite | undefined;
+  /** Each client's share of the time spent searching the documentation. */
+  searchShare: ClientShare;
   /** The query checker of an operation, from the operations table. */
   queryChecker(operationId: string): ReturnType<typeof createQueryChecker>;
   /** Validates the calculate body's envelope: facts object, jurisdiction, taxYear, nothing else. */

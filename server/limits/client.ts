@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { isIP, isIPv4 } from 'node:net';
 
 /**
@@ -30,6 +31,12 @@ export function clientKey(address: string | undefined): string {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The key a request's client is counted under: its address (see clientAddress) as clientKey writes it. */
+export function requestClientKey(request: IncomingMessage, trustedHops: number): string {
+  const forwardedFor = request.headers['x-forwarded-for'];
+  return clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, trustedHops));
 }
 
 /** `[2001:db8::1]` as some proxies write it, without the brackets. */

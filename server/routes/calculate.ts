@@ -3,7 +3,7 @@ import typeis from 'type-is';
 import { factHelp, type InputIssue } from '../../engine/index.ts';
 import { BodyReadFailure, readBody } from '../middleware/body.ts';
 import { ApiProblem } from '../errors.ts';
-import { clientAddress, clientKey } from '../limits/client.ts';
+import { requestClientKey } from '../limits/client.ts';
 import type { ParsedQuery } from '../query.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
@@ -54,8 +54,7 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
     const { plan, help } = resolveCalculator(services, calculatorId, query, issues, context);
 
     const calculator = plan.def.id;
-    const forwardedFor = request.headers['x-forwarded-for'];
-    const client = clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, config.trustProxyHops));
+    const client = requestClientKey(request, config.trustProxyHops);
     if (performance.now() >= deadline) {
       services.metrics.countCalculation(calculator, 'timeout');
       throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
