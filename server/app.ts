@@ -11,6 +11,7 @@ import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
 import { createClientShare, SEARCH_SHARE } from './limits/client-share.ts';
 import { monitorEventLoop } from './limits/load.ts';
+import { createSendingBudget, LARGE_BODIES } from './limits/sending-budget.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
 import { createMetrics } from './metrics.ts';
@@ -118,7 +119,7 @@ export function createApp(deps: AppDeps): RequestListener {
     ...docsHandlers(services),
     ...apiDocsHandlers(services),
   });
-  registerApiDocsAssets(router);
+  registerApiDocsAssets(router, services);
   registerDocsHtmlRoutes(router, services);
   app.use(router.routes());
 
@@ -174,6 +175,7 @@ function createServices(deps: AppDeps): Services {
     rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
     docs: deps.docs,
     searchShare: deps.searchShare ?? createClientShare(SEARCH_SHARE),
+    sendingBudget: deps.sendingBudget ?? createSendingBudget(LARGE_BODIES),
     queryChecker: (operationId) => {
       const checker = checkers.get(operationId);
       if (!checker) throw new Error(`no operation ${operationId}`);

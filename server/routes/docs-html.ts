@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from '../../docs-site/snapshot.ts';
 import type { AppContext, RequestState } from '../context.ts';
 import type { Services } from '../services.ts';
+import { requestClientKey } from '../limits/client.ts';
 import { createStaticAsset, sendStaticAsset } from '../static-asset.ts';
 import { searchFor } from './docs.ts';
 
@@ -46,7 +47,7 @@ export function registerDocsHtmlRoutes(router: Router<RequestState>, services: S
     sendPage(ctx, 200, searched.value);
   });
   router.get(`${DOCS_HTML_ASSETS}/:name`, async (ctx: AppContext) => {
-    if (ctx.params.name === stylesheet.fileName) await sendStaticAsset(ctx, stylesheet);
+    if (ctx.params.name === stylesheet.fileName) await sendStaticAsset(ctx, stylesheet, services.sendingBudget, requestClientKey(ctx.req, services.config.trustProxyHops));
     else sendPage(ctx, 404, html.notFound);
   });
   router.get(`${DOCS_HTML_BASE}/*path`, (ctx: AppContext) => {
