@@ -1,4 +1,5 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { jsonRefusal, limitConnections } from './limits/connections.ts';
 
 /** Where the service is in its life: readiness is `ready` only between the end of boot and the start of the drain. */
@@ -18,6 +19,11 @@ export interface MetricsSource {
  * their heads, from one address or from many, cannot keep a probe of /livez out.
  */
 export const ADMIN_LIMITS = { headersTimeoutMs: 2_000, requestTimeoutMs: 5_000, checkEveryMs: 500, connections: 64, perClient: 8, evictWaitingAfterMs: 500 } as const;
+
+const CONNECT_ANSWER = (() => {
+  const text = JSON.stringify({ status: 'method not allowed' });
+  return `HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`;
+})();
 
 /** The admin listener's answer on a connection it will not take, in its own shape. */
 const ADMIN_REFUSAL = jsonRefusal(503, 'Service Unavailable', { status: 'too many connections' });
@@ -57,6 +63,11 @@ export function createAdminServer(deps: { metrics: { registry: MetricsSource }; 
       default:
         send(response, 404, 'application/json', JSON.stringify({ status: 'not found', routes: ['/livez', '/readyz', '/metrics'] }));
     }
+  });
+  // CONNECT asks for a tunnel, which the listener never is: its 405, then close.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end(CONNECT_ANSWER);
   });
   limitConnections(server, {
     total: ADMIN_LIMITS.connections,
