@@ -37,14 +37,14 @@ function dribble(port: number, localAddress: string): Dribbler {
   return dribbler;
 }
 
-/** /livez from the probing address on a connection of its own: its status, or 0 for a reset, a refusal or no answer within a second. */
+/** /livez from the probing address on a connection of its own: its status, or 0 for a reset or no answer within 5 s (a busy machine's worst, not the listener's). */
 function livez(port: number): Promise<number> {
   return new Promise((resolve) => {
     const outgoing = request({ host: '127.0.0.1', port, path: '/livez', localAddress: PROBE_FROM, agent: false }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });
-    outgoing.setTimeout(1000, () => outgoing.destroy());
+    outgoing.setTimeout(5000, () => outgoing.destroy());
     outgoing.on('error', () => resolve(0));
     outgoing.end();
   });

@@ -40,10 +40,19 @@ function nextRequest(kind: HostileKind, count: number): string {
   return `POST /api/v1/calculators/au.pay.take-home/calculate?${BOMB} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${CALCULATE_BODY.length}\r\n\r\n${CALCULATE_BODY}`;
 }
 
-/** Starts the attack; it ends after `plan.attackMs`, or sooner when `stop` is called. */
-export function runHostile(plan: HostilePlan): { outcome: Promise<HostileOutcome>; stop(): void } {
+/**
+ * Starts the attack; it ends after `plan.attackMs`, or sooner when `stop` is called. `underWay`
+ * resolves once the server has answered as many requests as there are connections.
+ */
+export function runHostile(plan: HostilePlan): { underWay: Promise<void>; outcome: Promise<HostileOutcome>; stop(): void } {
   const outcome: HostileOutcome = {};
-  const count = (what: string) => (outcome[what] = (outcome[what] ?? 0) + 1);
+  let answered = 0;
+  let markUnderWay!: () => void;
+  const underWay = new Promise<void>((resolve) => (markUnderWay = resolve));
+  const count = (what: string) => {
+    outcome[what] = (outcome[what] ?? 0) + 1;
+    if (++answered === plan.connections) markUnderWay();
+  };
   let attacking = true;
   let sent = 0;
   const sockets = new Set<Socket>();
@@ -94,15 +103,16 @@ export function runHostile(plan: HostilePlan): { outcome: Promise<HostileOutcome
     };
     const timer = setTimeout(stop, plan.attackMs);
   });
-  return { outcome: ended, stop };
+  return { underWay, outcome: ended, stop };
 }
 
-// Told the plan, then `stop`, by the process that forked this one.
+// Told the plan, then `stop`, by the process that forked this one; tells it `under-way`, then the outcome.
 if (process.send) {
   let attack: ReturnType<typeof runHostile> | undefined;
   process.on('message', (message: HostilePlan | 'stop') => {
     if (message === 'stop') return attack?.stop();
     attack = runHostile(message);
+    void attack.underWay.then(() => process.send!('under-way'));
     void attack.outcome.then((outcome) => process.send!(outcome, () => process.disconnect()));
   });
 }

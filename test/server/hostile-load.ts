@@ -11,8 +11,10 @@ import type { HostileKind, HostileOutcome, HostilePlan } from './hostile-client.
 const ATTACKER = '127.0.0.1';
 const OTHER = '127.0.0.2';
 const HOSTILE_CLIENT = fileURLToPath(new URL('./hostile-client.ts', import.meta.url));
-/** How long the attack runs before the other client starts asking, so that it is in full swing. */
-const WARM_UP_MS = 2000;
+/** How long the attack runs, once the server has answered it on every connection, before the other client starts asking. */
+const WARM_UP_MS = 1000;
+/** The longest the attacker may take to start (a process of its own, compiled by tsx, on a busy machine). */
+const ATTACKER_START_MS = 60_000;
 
 export interface HostileRun {
   kind: HostileKind;
@@ -67,13 +69,21 @@ export async function underAttack(run: HostileRun): Promise<HostileResult> {
   const port = Number(new URL(service.url).port);
   const child = fork(HOSTILE_CLIENT, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
+    let underWay!: () => void;
+    const started = new Promise<void>((resolve) => (underWay = resolve));
     const reported = new Promise<HostileOutcome>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as HostileOutcome));
+      child.on('message', (message) => (message === 'under-way' ? underWay() : resolve(message as HostileOutcome)));
       child.once('exit', (code) => reject(new Error(`the hostile client exited with ${code} before reporting`)));
     });
+    // Not a rejection left unheard if the run fails before it asks for the outcome.
+    reported.catch(() => undefined);
     await new Promise<void>((resolve) => child.once('spawn', resolve));
     // The attack lasts until the other client is done: told by a message, not a guess at how long that takes.
-    child.send({ port, localAddress: ATTACKER, kind: run.kind, connections: run.connections, attackMs: 120_000 } satisfies HostilePlan);
+    child.send({ port, localAddress: ATTACKER, kind: run.kind, connections: run.connections, attackMs: 180_000 } satisfies HostilePlan);
+    // The other client starts asking only once the attack is answered on every connection, and a while after.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([started, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the attack never got under way')), ATTACKER_START_MS)))]);
+    clearTimeout(timer);
     await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
 
     const body = JSON.stringify({ facts: payFacts(165400, 'weekly', true) });

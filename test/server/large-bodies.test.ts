@@ -35,7 +35,7 @@ function bundle(port: number, path: string, localAddress: string, encoding?: str
   });
 }
 
-test('twenty uncompressed bundles asked for at once from one address: two or three are sent, the rest refused 503 with retry-after; others are still served', async () => {
+test('twenty uncompressed bundles asked for at once from one address: a few are sent, the rest refused 503 with retry-after; others are still served', async () => {
   const server = await startTestServer();
   const port = Number(new URL(server.url).port);
   try {
@@ -45,8 +45,9 @@ test('twenty uncompressed bundles asked for at once from one address: two or thr
     const sent = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status === 503);
     const summary = JSON.stringify(answers.map((answer) => answer.status));
-    // 4 MiB a second per client is two bundles at once, and a third if the twenty took a quarter of a second to arrive.
-    assert.ok(sent.length >= 2 && sent.length <= 3, summary);
+    // 4 MiB a second per client is two bundles at once, and one more for each further ~0.4 s the
+    // twenty take to arrive: on a busy machine a few more, never most of them.
+    assert.ok(sent.length >= 2 && sent.length <= 10, summary);
     assert.ok(sent.every((answer) => answer.bytes > LARGE_BODIES.aboveBytes), summary);
     assert.is(refused.length, 20 - sent.length, summary);
     assert.ok(refused.every((answer) => answer.retryAfter === '1'), summary);
