@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { ServiceConfig } from './config.ts';
 import { errorResponse } from './errors.ts';
 import { limitConnections } from './limits/connections.ts';
+import { isOversizedQuery } from './query.ts';
 import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 
 /** Counts an answer given below the application: by the HTTP parser's deadlines, or by the connection gate. */
@@ -62,6 +63,10 @@ export function createListeningServer(listener: RequestListener, config: Service
       connectionsCheckingInterval: 1000,
     },
     (request, response) => {
+      // An oversized query is refused by its route (see query.ts); the connection is closed after
+      // the answer, so each such request costs its client a connection, within its connection limit.
+      const query = request.url?.indexOf('?') ?? -1;
+      if (query !== -1 && isOversizedQuery(request.url!.slice(query + 1))) response.setHeader('connection', 'close');
       if (!hasManyHosts(request)) return listener(request, response);
       response.writeHead(MANY_HOSTS_ANSWER.status, { 'content-type': JSON_CONTENT_TYPE, 'content-length': Buffer.byteLength(MANY_HOSTS_ANSWER.body), connection: 'close' });
       response.end(MANY_HOSTS_ANSWER.body);

@@ -36,7 +36,7 @@ const OVERSIZED: QueryProblem = {
 export function parseQuery(search: string): ParsedQuery {
   const query: ParsedQuery = Object.create(null) as ParsedQuery;
   if (search === '') return query;
-  if (search.length > QUERY_LIMITS.characters || parameterCount(search) > QUERY_LIMITS.parameters) {
+  if (isOversizedQuery(search)) {
     query[REFUSED] = OVERSIZED;
     return query;
   }
@@ -47,6 +47,11 @@ export function parseQuery(search: string): ParsedQuery {
     else query[name] = [earlier, value];
   }
   return query;
+}
+
+/** Whether a query string is over QUERY_LIMITS: looked at no further than the bound. */
+export function isOversizedQuery(search: string): boolean {
+  return search.length > QUERY_LIMITS.characters || parameterCount(search) > QUERY_LIMITS.parameters;
 }
 
 /** Makes a Koa application's `ctx.query` read each request's query with parseQuery, once, instead of Koa's own parser. */

@@ -5,6 +5,7 @@ import { buildDocsSite } from '../../docs-site/index.ts';
 import { payFacts } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { rawRequest } from './raw-http.ts';
 
 // Paths are matched exactly, and one rule holds for query strings on every operation of the description.
 const FIXTURE_DOCS = fileURLToPath(new URL('../fixtures/docs/site/', import.meta.url));
@@ -123,6 +124,18 @@ test('a query over 2,048 characters or 16 parameters is refused unread on every 
     }
   }
   assert.is(operations, 16);
+});
+
+test('after refusing a query over the bound the service closes the connection, so each such request costs its client a connection', async () => {
+  for (const head of [
+    `GET /api/health?${'a=1&'.repeat(3500)} HTTP/1.1\r\nhost: x\r\n\r\n`,
+    `POST /api/v1/calculators/au.pay.take-home/calculate?${'a=1&'.repeat(3500)} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${CALCULATE_BODY.length}\r\n\r\n${CALCULATE_BODY}`,
+  ]) {
+    const answer = await rawRequest(server.url, head).response;
+    assert.is(answer.status, 400, head.slice(0, 30));
+    assert.is(answer.headers.connection, 'close', head.slice(0, 30));
+    assert.ok(answer.closed, head.slice(0, 30));
+  }
 });
 
 test('the HTML search page refuses a query over the bound with its own 400 page', async () => {
