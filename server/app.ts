@@ -10,12 +10,14 @@ import { OPERATIONS, routePath, servedOperations, UNEXPECTED_FAILURE, type Opera
 import { PAY_RUN_ITEM_HEAD, PAY_RUN_ITEM_ID, payRunEnvelope, payRunSchemas } from './openapi/pay-run-schemas.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, RequestState } from './context.ts';
+import { createClientShare, SEARCH_SHARE } from './limits/client-share.ts';
 import { monitorEventLoop } from './limits/load.ts';
+import { createSendingBudget, LARGE_BODIES } from './limits/sending-budget.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import { createMetadata } from './metadata.ts';
 import { createMetrics } from './metrics.ts';
 import { describeError } from './logger.ts';
-import { createQueryChecker } from './query.ts';
+import { createQueryChecker, parseKoaQueries } from './query.ts';
 import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
 import { calculateHandler } from './routes/calculate.ts';
 import { calculatorHandlers } from './routes/calculators.ts';
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const app = new Koa<RequestState>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.maxIpsCount = deps.config.trustProxyHops;
+  parseKoaQueries(app);
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
   const { metrics } = services;
@@ -120,7 +123,7 @@ export function createApp(deps: AppDeps): RequestListener {
     ...apiDocsHandlers(services),
     ...(services.payRun ? payRunHandlers(services, services.payRun) : {}),
   });
-  registerApiDocsAssets(router);
+  registerApiDocsAssets(router, services);
   registerDocsHtmlRoutes(router, services);
   registerFavicon(router);
   app.use(router.routes());
@@ -181,6 +184,8 @@ function createServices(deps: AppDeps): Services {
     load: deps.load ?? monitorEventLoop(deps.config.maxEventLoopDelayMs),
     rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
     docs: deps.docs,
+    searchShare: deps.searchShare ?? createClientShare(SEARCH_SHARE),
+    sendingBudget: deps.sendingBudget ?? createSendingBudget(LARGE_BODIES),
     queryChecker: (operationId) => {
       const checker = checkers.get(operationId);
       if (!checker) throw new Error(`no operation ${operationId}`);

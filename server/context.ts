@@ -3,7 +3,9 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { ClientShare } from './limits/client-share.ts';
 import type { LoadMonitor } from './limits/load.ts';
+import type { SendingBudget } from './limits/sending-budget.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { OperationSpec } from './openapi/operations.ts';
@@ -31,6 +33,10 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Tells when the service is too busy to start costly work; by default it watches the event loop. */
   load?: LoadMonitor;
+  /** Each client's share of documentation search time; by default SEARCH_SHARE. */
+  searchShare?: ClientShare;
+  /** Bytes of large static files sent each second, in all and per client; by default LARGE_BODIES. */
+  sendingBudget?: SendingBudget;
   /** Where requests and calculations are counted; by default a registry of the app's own. */
   metrics?: ServiceMetrics;
   log?: (line: RequestLogLine) => void;

@@ -89,7 +89,13 @@ async function main(): Promise<void> {
   // In a fleet the primary listens, once every worker is ready, and hands this worker its connections.
   const drainable = makeDrainable(server, inFleet ? takeConnectionsFromPrimary(server) : undefined);
   if (inFleet) logger.info({ event: 'worker-ready', ...served });
-  else await listen(server, config.port, config.host, 'listening', served);
+  else {
+    // The admin listener took its port first: when it is this one, on this address, the failure says so.
+    const wildcard = (host: string) => host === '0.0.0.0' || host === '::';
+    const sharesAddress = config.adminHost === config.host || wildcard(config.adminHost) || wildcard(config.host);
+    const heldBy = config.adminPort === config.port && config.port !== 0 && sharesAddress ? ADMIN_LISTENER : undefined;
+    await listen(server, config.port, config.host, 'listening', served, heldBy);
+  }
   readiness = 'ready';
 
   stop = (signal: StopSignal) => {
@@ -107,10 +113,16 @@ async function main(): Promise<void> {
   if (inFleet) onDrainRequest(stop);
 }
 
-/** Listens, and logs the address under `event`; a socket that cannot be had is a ListenFailure. */
-async function listen(server: Server, port: number, host: string, event: string, fields: object = {}): Promise<void> {
+/** What holds the API's port when ADMIN_PORT names it too. */
+const ADMIN_LISTENER = "this service's own admin listener, since ADMIN_PORT is the same as PORT; set ADMIN_PORT to another port";
+
+/**
+ * Listens, and logs the address under `event`; a socket that cannot be had is a ListenFailure.
+ * `heldBy` says what holds the port if it is taken by the service itself.
+ */
+async function listen(server: Server, port: number, host: string, event: string, fields: object = {}, heldBy?: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenFailure(error, host, port)));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenFailure(error, host, port, heldBy)));
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -123,16 +135,19 @@ class ListenFailure extends Error {
   readonly code: string;
   readonly host: string;
   readonly port: number;
-  constructor(error: NodeJS.ErrnoException, host: string, port: number) {
+  readonly heldBy: string | undefined;
+  constructor(error: NodeJS.ErrnoException, host: string, port: number, heldBy: string | undefined) {
     super(`cannot listen on ${host}:${port}`);
     this.code = error.code ?? error.name;
     this.host = host;
     this.port = port;
+    this.heldBy = heldBy;
   }
 
   get reason(): string {
     switch (this.code) {
       case 'EADDRINUSE':
+        if (this.heldBy !== undefined) return `port ${this.port} on ${this.host} is already in use by ${this.heldBy}`;
         return `port ${this.port} on ${this.host} is already in use; stop what holds it or set another port`;
       case 'EADDRNOTAVAIL':
         return `${this.host} is not an address of this machine; set HOST (or ADMIN_HOST) to one of its addresses`;

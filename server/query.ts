@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type Koa from 'koa';
 import type { InputIssue, JsonSchema } from '../engine/index.ts';
 import { ApiProblem } from './errors.ts';
 import type { QueryParameter } from './openapi/parameters.ts';
@@ -9,19 +10,74 @@ export interface QueryProblem {
   message: string;
 }
 
-/** A query string as the routes see it: each name with its value, or its values when given more than once. */
-export type ParsedQuery = Record<string, string | string[] | undefined>;
+/**
+ * The most a query string may hold: longer than any the routes need (their longest value, a search
+ * term of 100 characters, is at most 1,200 characters percent-encoded), small enough that refusing
+ * one costs no more than any other small request.
+ */
+export const QUERY_LIMITS = { characters: 2048, parameters: 16 } as const;
 
-/** Parses a query string as Koa does for `ctx.query`, for a route answered without Koa. */
+/** Where a parsed query carries why it was refused unread, for each route to answer in its own error shape. */
+const REFUSED = Symbol('query refused');
+
+/** A query string as the routes see it: each name with its value, or its values when given more than once. */
+export type ParsedQuery = Record<string, string | string[] | undefined> & { [REFUSED]?: QueryProblem };
+
+const OVERSIZED: QueryProblem = {
+  name: '',
+  message: `The query string is too large; a query may have at most ${QUERY_LIMITS.characters.toLocaleString('en-AU')} characters and ${QUERY_LIMITS.parameters} parameters.`,
+};
+
+/**
+ * Parses a query string, in time linear in its length, for every route: the calculate front and
+ * Koa's `ctx.query` (see app.ts) both read queries here. A query over QUERY_LIMITS is not parsed at
+ * all: it comes back empty, carrying the problem that each route's query checker answers.
+ */
 export function parseQuery(search: string): ParsedQuery {
   const query: ParsedQuery = Object.create(null) as ParsedQuery;
   if (search === '') return query;
-  const params = new URLSearchParams(search);
-  for (const name of params.keys()) {
-    const values = params.getAll(name);
-    query[name] = values.length <= 1 ? values[0] : values;
+  if (isOversizedQuery(search)) {
+    query[REFUSED] = OVERSIZED;
+    return query;
+  }
+  for (const [name, value] of new URLSearchParams(search)) {
+    const earlier = query[name];
+    if (earlier === undefined) query[name] = value;
+    else if (Array.isArray(earlier)) earlier.push(value);
+    else query[name] = [earlier, value];
   }
   return query;
+}
+
+/** Whether a query string is over QUERY_LIMITS: looked at no further than the bound. */
+export function isOversizedQuery(search: string): boolean {
+  return search.length > QUERY_LIMITS.characters || parameterCount(search) > QUERY_LIMITS.parameters;
+}
+
+/** Makes a Koa application's `ctx.query` read each request's query with parseQuery, once, instead of Koa's own parser. */
+export function parseKoaQueries(app: Koa): void {
+  const parsed = new WeakMap<object, ParsedQuery>();
+  Object.defineProperty(app.request, 'query', {
+    configurable: true,
+    get(this: Koa.Request): ParsedQuery {
+      let query = parsed.get(this);
+      if (query === undefined) parsed.set(this, (query = parseQuery(this.querystring)));
+      return query;
+    },
+  });
+}
+
+/** The parameters in a query string as URLSearchParams counts them: the pieces between `&`s that are not empty. */
+function parameterCount(search: string): number {
+  let count = 0;
+  let start = 0;
+  for (;;) {
+    const end = search.indexOf('&', start);
+    const stop = end === -1 ? search.length : end;
+    if (stop > start) count++;
+    if (end === -1) return count;
+    start = end + 1;
+  }
 }
 
 /** Validates a query against declared parameters. Unknown names are problems too. */
@@ -30,6 +86,8 @@ export function createQueryChecker(parameters: readonly QueryParameter[], compil
   const known = parameters.map((parameter) => parameter.name);
   return (query: ParsedQuery): { values: Record<string, string | undefined>; problems: QueryProblem[] } => {
     const values: Record<string, string | undefined> = {};
+    const refused = query[REFUSED];
+    if (refused !== undefined) return { values, problems: [refused] };
     const problems: QueryProblem[] = [];
     for (const name of Object.keys(query)) {
       if (!known.includes(name)) {

@@ -3,7 +3,9 @@ import type { Catalog } from '../engine/index.ts';
 import type { DocsSite } from '../docs-site/index.ts';
 import type { CalculationRunner } from './calculation/runner.ts';
 import type { ServiceConfig } from './config.ts';
+import type { ClientShare } from './limits/client-share.ts';
 import type { LoadMonitor } from './limits/load.ts';
+import type { SendingBudget } from './limits/sending-budget.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -36,6 +38,10 @@ export interface Services {
   operations: readonly OperationSpec[];
   /** How a pay run is checked, when pay runs are served. */
   payRun: PayRunValidators | undefined;
+  /** Each client's share of the time spent searching the documentation. */
+  searchShare: ClientShare;
+  /** Bytes of large static files sent each second, in all and per client. */
+  sendingBudget: SendingBudget;
   /** The query checker of an operation, from the operations table. */
   queryChecker(operationId: string): ReturnType<typeof createQueryChecker>;
   /** Validates the calculate body's envelope: facts object, jurisdiction, taxYear, nothing else. */

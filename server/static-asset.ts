@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { AppContext } from './context.ts';
+import { LARGE_BODIES, type SendingBudget } from './limits/sending-budget.ts';
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -56,8 +57,10 @@ export function createHashedAsset(name: string, contentType: string, body: Buffe
 /**
  * Answers with an asset: cacheable for a year and immutable (a new content gets a new name),
  * brotli or gzip when the client accepts it, 304 when the client already holds this representation.
+ * A body over LARGE_BODIES.aboveBytes is sent only within the sending budget, for `client`: over
+ * it, the answer is a 503 to try again in a few seconds.
  */
-export async function sendStaticAsset(ctx: AppContext, asset: StaticAsset): Promise<void> {
+export async function sendStaticAsset(ctx: AppContext, asset: StaticAsset, budget: SendingBudget, client: string): Promise<void> {
   // The client's order among equally weighted encodings says nothing; brotli is the smaller.
   const encoding = ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : undefined;
   ctx.status = 200;
@@ -70,13 +73,25 @@ export async function sendStaticAsset(ctx: AppContext, asset: StaticAsset): Prom
     ctx.status = 304;
     return;
   }
-  if (encoding === undefined) {
-    ctx.body = asset.body;
-    return;
+  const body = encoding === undefined ? asset.body : await asset.encoded(encoding);
+  if (body.length > LARGE_BODIES.aboveBytes) {
+    if (!budget.take(client, body.length)) {
+      ctx.status = 503;
+      ctx.set('retry-after', String(BUSY_RETRY_AFTER_S));
+      ctx.set('cache-control', 'no-store');
+      ctx.remove('etag');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = BUSY_MESSAGE;
+      return;
+    }
   }
-  ctx.set('content-encoding', encoding);
-  ctx.body = await asset.encoded(encoding);
+  if (encoding !== undefined) ctx.set('content-encoding', encoding);
+  ctx.body = body;
 }
+
+/** The answer while large bodies are refused: the budget refills within a second. */
+const BUSY_RETRY_AFTER_S = 1;
+const BUSY_MESSAGE = 'Too many large downloads were asked for (from this address, or in all). Try again in a second.\n';
 
 function contentHash(body: Buffer): string {
   return createHash('sha256').update(body).digest('hex').slice(0, 12);

@@ -1,12 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP, isIPv4 } from 'node:net';
 
-/** The key a request's client is counted under (see clientAddress and clientKey). */
-export function requestClientKey(request: IncomingMessage, trustedHops: number): string {
-  const forwardedFor = request.headers['x-forwarded-for'];
-  return clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, trustedHops));
-}
-
 /**
  * The address of the client a request comes from. Without trusted proxies it is the connection's
  * peer. Behind `trustedHops` proxies it is the address the nearest of them saw: each proxy appends
@@ -37,6 +31,12 @@ export function clientKey(address: string | undefined): string {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The key a request's client is counted under: its address (see clientAddress) as clientKey writes it. */
+export function requestClientKey(request: IncomingMessage, trustedHops: number): string {
+  const forwardedFor = request.headers['x-forwarded-for'];
+  return clientKey(clientAddress(request.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, trustedHops));
 }
 
 /** `[2001:db8::1]` as some proxies write it, without the brackets. */

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorResponse } from '../errors.ts';
 import { clientKey } from './client.ts';
@@ -16,6 +16,29 @@ export interface ConnectionLimits {
   perClient: number;
   /** Told of every refusal answered, with its status and whether the server or the client's share was full. */
   onRefuse?: (status: number, kind: string) => void;
+  /** The answer a refused connection gets; by default the contract's capacity error. */
+  refusal?: Refusal;
+  /**
+   * While full, a newcomer takes the place of the connection that has waited longest for a whole
+   * request head, once that one has waited this long: connections that dribble their heads cannot
+   * hold every place until their deadline. Unset, a newcomer is refused instead.
+   */
+  evictWaitingAfterMs?: number;
+}
+
+/** A refusal's status and the bytes written for it (a whole HTTP answer that closes the connection). */
+export interface Refusal {
+  status: number;
+  bytes: Buffer;
+}
+
+/** A refusal answering `status` with a JSON body, then closing the connection. */
+export function jsonRefusal(status: number, reason: string, body: unknown): Refusal {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    bytes: Buffer.from(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`),
+  };
 }
 
 /** What a gated server holds right now, for metrics and tests. */
@@ -38,11 +61,7 @@ export function connectionCounts(server: Server): ConnectionCounts | undefined {
 /** The answer on a connection the server will not take: the contract's capacity error, then close. */
 const REFUSAL = (() => {
   const { status, body } = errorResponse({ _tag: 'CalculatorCapacityExceeded' });
-  const text = JSON.stringify(body);
-  const bytes = Buffer.from(
-    `HTTP/1.1 ${status} Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-  );
-  return { status, bytes };
+  return jsonRefusal(status, 'Service Unavailable', body);
 })();
 
 /**
@@ -59,6 +78,20 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   let held = 0;
   let refusing = 0;
   let lastEviction = -Infinity;
+  const refusal = limits.refusal ?? REFUSAL;
+  // Held connections with no whole request head yet, oldest first, with what gives their place back.
+  const waiting = new Map<Socket, { since: number; release: () => void }>();
+  if (limits.evictWaitingAfterMs !== undefined) server.on('request', (request: IncomingMessage) => waiting.delete(request.socket));
+
+  /** Closes the connection that has waited longest for its request head, if it has waited long enough; whether one was. */
+  const evictLongestWaiting = (now: number): boolean => {
+    const oldest = waiting.entries().next().value;
+    if (oldest === undefined || now - oldest[1].since < limits.evictWaitingAfterMs!) return false;
+    const [socket, { release }] = oldest;
+    release();
+    socket.destroy();
+    return true;
+  };
 
   const refuse = (socket: Socket, kind: 'ConnectionsFull' | 'ClientConnectionsFull') => {
     socket.on('error', () => undefined);
@@ -73,16 +106,18 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       refusing--;
       clearTimeout(timer);
     });
-    socket.end(REFUSAL.bytes);
+    socket.end(refusal.bytes);
     socket.resume();
-    limits.onRefuse?.(REFUSAL.status, kind);
+    limits.onRefuse?.(refusal.status, kind);
   };
 
   server.on('connection', (socket: Socket) => {
     const key = clientKey(socket.remoteAddress);
     const byClient = heldBy.get(key) ?? 0;
-    if (held >= limits.total) {
-      const now = performance.now();
+    const overShare = limits.perClient > 0 && byClient >= limits.perClient;
+    const now = performance.now();
+    // Full: room is made for a newcomer within its share by closing the longest waiting head, if allowed.
+    if (held >= limits.total && (overShare || limits.evictWaitingAfterMs === undefined || !evictLongestWaiting(now))) {
       if (now - lastEviction >= EVICTION_INTERVAL_MS) {
         lastEviction = now;
         server.closeIdleConnections();
@@ -90,18 +125,25 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       refuse(socket, 'ConnectionsFull');
       return;
     }
-    if (limits.perClient > 0 && byClient >= limits.perClient) {
+    if (overShare) {
       refuse(socket, 'ClientConnectionsFull');
       return;
     }
     held++;
-    heldBy.set(key, byClient + 1);
-    socket.once('close', () => {
+    // Read again: the connection closed to make room may have been this client's own.
+    heldBy.set(key, (heldBy.get(key) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      waiting.delete(socket);
       held--;
       const left = heldBy.get(key)! - 1;
       if (left === 0) heldBy.delete(key);
       else heldBy.set(key, left);
-    });
+    };
+    socket.once('close', release);
+    if (limits.evictWaitingAfterMs !== undefined) waiting.set(socket, { since: now, release });
     for (const handler of handlers) handler.call(server, socket);
   });
   countsOf.set(server, { held: () => held, heldFor: (address) => heldBy.get(clientKey(address)) ?? 0, refusing: () => refusing });

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import { DOCS_HTML_BASE } from '../../docs-site/snapshot.ts';
 import type { AppContext, RequestState } from '../context.ts';
+import { requestClientKey } from '../limits/client.ts';
 import { checkedQuery } from '../query.ts';
 import type { OperationHandlers } from './operations.ts';
 import { sendJson } from './respond.ts';
@@ -105,10 +106,10 @@ export function apiDocsHandlers(services: Services): OperationHandlers {
 }
 
 /** The viewer's files, outside the contract's operations. */
-export function registerApiDocsAssets(router: Router<RequestState>): void {
+export function registerApiDocsAssets(router: Router<RequestState>, services: Services): void {
   router.get(`${ASSETS_PATH}/:name`, async (ctx: AppContext, next) => {
     const asset = loadViewer().assets.get(ctx.params.name!);
-    if (asset) await sendStaticAsset(ctx, asset);
+    if (asset) await sendStaticAsset(ctx, asset, services.sendingBudget, requestClientKey(ctx.req, services.config.trustProxyHops));
     else await next(); // on to the not-found answer
   });
 }

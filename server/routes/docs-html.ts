@@ -2,10 +2,15 @@ import type Router from '@koa/router';
 import { DOCS_HTML_ASSETS, DOCS_HTML_BASE, DOCS_HTML_SEARCH } from '../../docs-site/snapshot.ts';
 import type { AppContext, RequestState } from '../context.ts';
 import type { Services } from '../services.ts';
+import { requestClientKey } from '../limits/client.ts';
 import { createStaticAsset, sendStaticAsset } from '../static-asset.ts';
+import { searchFor } from './docs.ts';
 
 /** The pages load the site's stylesheet and nothing else: no script, nothing from another origin. */
 const DOCS_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The search page's answer while searches are refused (see searchFor). */
+const SEARCH_BUSY = 'Search is busy. Try again in a few seconds.';
 
 /**
  * The documentation as HTML for a browser, outside the contract's routes: pages at `/docs/<docs
@@ -31,16 +36,18 @@ export function registerDocsHtmlRoutes(router: Router<RequestState>, services: S
   router.get(DOCS_HTML_BASE, toHome);
   // The API's paths match exactly; a browser's /docs/ is a page address, so it leads home too.
   router.get(`${DOCS_HTML_BASE}/`, toHome);
-  router.get(DOCS_HTML_SEARCH, (ctx: AppContext) => {
+  router.get(DOCS_HTML_SEARCH, async (ctx: AppContext) => {
     if (ctx.querystring === '') return sendPage(ctx, 200, html.search(''));
     // A search box hands over whatever was typed; spaces around it are no reason to refuse it.
     const raw = ctx.query['term'];
     const { values, problems } = termQuery({ ...ctx.query, ...(typeof raw === 'string' ? { term: raw.trim() } : {}) });
     if (problems.length > 0) return sendPage(ctx, 400, html.search('', problems[0]!.message));
-    sendPage(ctx, 200, html.search(values['term']!));
+    const searched = await searchFor(services, ctx, () => html.search(values['term']!));
+    if (searched === undefined) return sendPage(ctx, 503, html.search('', SEARCH_BUSY));
+    sendPage(ctx, 200, searched.value);
   });
   router.get(`${DOCS_HTML_ASSETS}/:name`, async (ctx: AppContext) => {
-    if (ctx.params.name === stylesheet.fileName) await sendStaticAsset(ctx, stylesheet);
+    if (ctx.params.name === stylesheet.fileName) await sendStaticAsset(ctx, stylesheet, services.sendingBudget, requestClientKey(ctx.req, services.config.trustProxyHops));
     else sendPage(ctx, 404, html.notFound);
   });
   router.get(`${DOCS_HTML_BASE}/*path`, (ctx: AppContext) => {

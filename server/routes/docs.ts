@@ -1,5 +1,6 @@
 import type { DocsShape } from '../../docs-site/index.ts';
 import { ApiProblem } from '../errors.ts';
+import { requestClientKey } from '../limits/client.ts';
 import { createLruCache } from '../lru-cache.ts';
 import type { AppContext } from '../context.ts';
 import type { OperationHandlers } from './operations.ts';
@@ -23,7 +24,7 @@ export function docsHandlers(services: Services): OperationHandlers {
   };
 
   // Searches are the costliest answers the service gives for the least input, so repeated terms are
-  // answered from memory and new ones are refused at once while the service is saturated.
+  // answered from memory, and new ones only within the client's share of search time (see searchFor).
   const searches = createLruCache<string, string>(SEARCH_CACHE_ENTRIES);
 
   return {
@@ -45,20 +46,40 @@ export function docsHandlers(services: Services): OperationHandlers {
       ctx.type = 'text/markdown; charset=utf-8';
       ctx.body = markdown;
     },
-    searchDocs: (ctx: AppContext) => {
+    searchDocs: async (ctx: AppContext) => {
       const term = checked(termQuery, ctx).term!;
       if (!docs) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
       let answer = searches.get(term);
       if (answer === undefined) {
-        if (services.load.saturated()) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+        let searched: { value: string } | undefined;
         try {
-          answer = JSON.stringify(docs.search(term));
+          searched = await searchFor(services, ctx, () => JSON.stringify(docs.search(term)));
         } catch {
           throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
         }
+        if (searched === undefined) throw new ApiProblem({ _tag: 'DocsSearchUnavailable' });
+        answer = searched.value;
         searches.set(term, answer);
       }
       sendJson(ctx, answer);
     },
   };
+}
+
+/** The longest a refused search waits for its answer. */
+const REFUSAL_WAIT_MAX_MS = 1000;
+
+/**
+ * Runs a search for the request's client, or refuses it (undefined): while the service is
+ * saturated, and while the client has spent its share of search time, so that one client's stream
+ * of new terms cannot take the time every other client's requests need. A refusal for the share
+ * comes when the client has time again, so a client that asks again at once is answered as often
+ * as its share allows, not as often as a refusal can be written.
+ */
+export async function searchFor<T>(services: Services, ctx: AppContext, search: () => T): Promise<{ value: T } | undefined> {
+  if (services.load.saturated()) return undefined;
+  const outcome = services.searchShare.run(requestClientKey(ctx.req, services.config.trustProxyHops), search);
+  if (outcome.ran) return { value: outcome.value };
+  await new Promise((resolve) => setTimeout(resolve, Math.min(outcome.refillsInMs, REFUSAL_WAIT_MAX_MS)));
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readConfig } from '../../server/config.ts';
 import { connectionCounts } from '../../server/limits/connections.ts';
+import { createSendingBudget } from '../../server/limits/sending-budget.ts';
 import { money, payFacts } from '../helpers/packs.ts';
 import type { GreedyKind, GreedyOutcome, GreedyPlan } from './greedy-client.ts';
 import { startTestServer } from './helpers.ts';
@@ -149,7 +150,9 @@ test('one address holding 1,100 connections cannot stop another address from bei
 
 test('a reader that stops reading is cut off when writing its answers takes longer than the write deadline', async () => {
   const writeTimeoutMs = 1000;
-  const server = await startTestServer({ config: { responseWriteTimeoutMs: writeTimeoutMs } });
+  // A sending budget large enough for every one of the 32 bundles: the write deadline is under test here, not the budget.
+  const sendingBudget = createSendingBudget({ totalBytesPerSecond: 1e9, perClientBytesPerSecond: 1e9, maxClients: 1 });
+  const server = await startTestServer({ config: { responseWriteTimeoutMs: writeTimeoutMs }, deps: { sendingBudget } });
   try {
     // Eight bundles at once are more than the kernel's socket buffers take, so the server's writes back up.
     const { outcome } = await attack({

@@ -4,6 +4,7 @@ import { createApp, type AppDeps } from '../../server/app.ts';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../server/config.ts';
 import type { RequestLogLine } from '../../server/context.ts';
+import { createClientShare } from '../../server/limits/client-share.ts';
 import { createListeningServer } from '../../server/listen.ts';
 import { loadServingDefaults, resolveServing, type Served } from '../../server/serving.ts';
 import { createCatalog, loadPacks } from '../../engine/index.ts';
@@ -39,13 +40,15 @@ export function servedPacks(options: { extraPaths?: string[]; taxYears?: 'all' |
 
 /**
  * Starts the app on an ephemeral loopback port with the shipped packs as plain `npm start` serves
- * them, an in-thread runner and no rate limit unless the test says otherwise.
+ * them, an in-thread runner, and no rate limit, load shedding or search share unless the test says otherwise.
  */
 export async function startTestServer(options: { config?: Partial<ServiceConfig>; deps?: Partial<AppDeps> } = {}): Promise<TestServer> {
   const served = options.deps?.catalog ? { catalog: options.deps.catalog, defaultTaxYear: options.deps.defaultTaxYear } : servedPacks();
   const { catalog } = served;
   // No load shedding unless a test asks: tests run their own clients in the same process, on a busy machine.
   const config: ServiceConfig = { ...DEFAULT_CONFIG, rateLimitMax: 0, maxEventLoopDelayMs: 0, ...options.config };
+  // Nor a share of search time: tests search as fast as they can, from one address.
+  const searchShare = createClientShare({ msPerSecond: 1e9, burstMs: 1e9, maxClients: 1 });
   const logs: RequestLogLine[] = [];
   const app = createApp({
     catalog,
@@ -54,6 +57,7 @@ export async function startTestServer(options: { config?: Partial<ServiceConfig>
     runner: createInlineRunner(catalog, config.calcConcurrency),
     log: (line) => logs.push(line),
     reportFailure: () => undefined,
+    searchShare,
     ...options.deps,
   });
   const server = createListeningServer(app, config, (status, kind) => options.deps?.metrics?.countLimitResponse(status, kind));

@@ -98,4 +98,35 @@ readsProcessTree('SIGTERM to the `npm start` process under keep-alive load: ever
   assert.match(output, /"event":"stopping","signal":"SIGTERM"/);
 });
 
+test('SIGTERM to the `npm run dev` process stops the server it started: everything exits and the port is free', async () => {
+  if (process.platform !== 'linux') {
+    console.log('SKIPPED: the process tree is read from /proc, which only Linux has');
+    return;
+  }
+  const npm = spawn('npm', ['run', 'dev'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    npm.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((text) => text.includes('"event":"listening"'));
+      if (line) resolve(JSON.parse(line).url);
+    });
+    void exited.then((code) => reject(new Error(`npm run dev exited with ${code} before listening:\n${output}`)));
+  });
+  const tree = descendants(npm.pid!);
+  assert.ok(tree.length >= 1, 'npm run dev runs the server as a child process');
+  npm.kill('SIGTERM');
+  await exited;
+  // The server drains and exits on its own; it must not outlive npm by more than its drain.
+  for (const deadline = performance.now() + 10_000; tree.some(isAlive) && performance.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+  const left = tree.filter(isAlive);
+  // Ended here if the test fails, so that they do not outlive the run (nor hold its pipes open).
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  assert.equal(left, [], `processes left running:\n${output}`);
+  assert.ok(await portIsFree(Number(new URL(url).port)), 'the port is free');
+  assert.match(output, /"event":"stopping","signal":"SIGTERM"/);
+});
+
 test.run();

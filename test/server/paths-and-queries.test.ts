@@ -5,6 +5,7 @@ import { buildDocsSite } from '../../docs-site/index.ts';
 import { payFacts } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { rawRequest } from './raw-http.ts';
 
 // Paths are matched exactly, and one rule holds for query strings on every operation of the description.
 const FIXTURE_DOCS = fileURLToPath(new URL('../fixtures/docs/site/', import.meta.url));
@@ -91,6 +92,59 @@ test('one rule for every operation: a query parameter the route does not take is
     }
   }
   assert.is(operations, 16);
+});
+
+// A query of thousands of parameters cost time growing with the square of their number (every value
+// of a repeated name was looked up again for each); now a query over the bound is refused unread.
+test('a query over 2,048 characters or 16 parameters is refused unread on every operation, in its documented 400, without its values', async () => {
+  const oversized = ['a=1&'.repeat(3500), `${'b'.repeat(2048)}=1`, Array.from({ length: 17 }, (_, index) => `p${index}=1`).join('&')];
+  let operations = 0;
+  for (const [path, item] of Object.entries<any>(document.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      const { url, init } = validRequest(path, method, operation);
+      for (const extra of oversized) {
+        const refused = await fetch(`${server.url}${url}&${extra}`, init);
+        assert.is(refused.status, 400, `${method} ${path}`);
+        const text = await refused.text();
+        const body: any = JSON.parse(text);
+        const validate = check(path, method, 400);
+        assert.ok(validate(body), `${method} ${path}: ${JSON.stringify(validate.errors)}`);
+        const error = body.error ?? body;
+        const message = error.issues?.[0]?.message ?? error.message;
+        assert.is(message, 'The query string is too large; a query may have at most 2,048 characters and 16 parameters.', `${method} ${path}`);
+        assert.is(error.issues?.length ?? 1, 1, `${method} ${path}: one issue, not one per parameter`);
+        assert.not.match(text, /a=1|bbbb|p16/, `${method} ${path} echoes the query`);
+      }
+      // At the bound, the query is read as usual: here, one unknown parameter among sixteen.
+      const atBound = Array.from({ length: 16 - new URLSearchParams(url.split('?')[1]).size }, (_, index) => `p${index}=1`).join('&');
+      const read = await fetch(`${server.url}${url}&${atBound}`, init);
+      assert.is(read.status, 400, `${method} ${path} at the bound`);
+      assert.match(await read.text(), 'Unknown query parameter', `${method} ${path} at the bound`);
+      operations += 1;
+    }
+  }
+  assert.is(operations, 16);
+});
+
+test('after refusing a query over the bound the service closes the connection, so each such request costs its client a connection', async () => {
+  for (const head of [
+    `GET /api/health?${'a=1&'.repeat(3500)} HTTP/1.1\r\nhost: x\r\n\r\n`,
+    `POST /api/v1/calculators/au.pay.take-home/calculate?${'a=1&'.repeat(3500)} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${CALCULATE_BODY.length}\r\n\r\n${CALCULATE_BODY}`,
+  ]) {
+    const answer = await rawRequest(server.url, head).response;
+    assert.is(answer.status, 400, head.slice(0, 30));
+    assert.is(answer.headers.connection, 'close', head.slice(0, 30));
+    assert.ok(answer.closed, head.slice(0, 30));
+  }
+});
+
+test('the HTML search page refuses a query over the bound with its own 400 page', async () => {
+  const response = await fetch(`${server.url}/docs/_search?term=tax&${'a=1&'.repeat(3500)}`);
+  assert.is(response.status, 400);
+  assert.is(response.headers.get('content-type'), 'text/html; charset=utf-8');
+  const page = await response.text();
+  assert.match(page, 'The query string is too large');
+  assert.not.match(page, 'a=1');
 });
 
 // The service compiles each schema the first time it validates: every query parameter of every
