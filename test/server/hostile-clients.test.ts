@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXPECTED_NET_PAY, median, underAttack, type HostileRun } from './hostile-load.ts';
