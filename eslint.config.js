@@ -35,14 +35,14 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: [],
         patterns: [
-          { group: ['**/server/**', '**/tools/**', '**/docs-site/**', '**/bench/**'], message: 'The engine imports nothing from the service, the tools or the docs.' },
+          { group: ['**/server/**', '**/mcp/**', '**/tools/**', '**/docs-site/**', '**/bench/**'], message: 'The engine imports nothing from the service, the MCP server, the tools or the docs.' },
           { group: KOA, message: 'The engine knows no HTTP.' },
         ],
       }],
     },
   },
   {
-    files: ['server/**', 'tools/**', 'docs-site/**', 'bench/**', 'bin/**'],
+    files: ['server/**', 'mcp/**', 'tools/**', 'docs-site/**', 'bench/**', 'bin/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS] }],
     },
@@ -50,10 +50,14 @@ export default tseslint.config(
   {
     // A boot serves the docs from the build's snapshot; the compiler behind docs-site/index.ts (the
     // Markdown parser, a megabyte of code) is loaded with import() only when a boot must compile.
+    // Likewise the MCP server and its SDK (which brings its own web frameworks): only when served.
     files: ['server/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/docs-site/index.ts'], allowTypeImports: true, message: 'The service imports docs-site/snapshot.ts; the docs compiler (docs-site/index.ts) only through import().' }],
+        patterns: [
+          { group: ['**/docs-site/index.ts'], allowTypeImports: true, message: 'The service imports docs-site/snapshot.ts; the docs compiler (docs-site/index.ts) only through import().' },
+          { group: ['**/mcp/**', '@modelcontextprotocol/*'], allowTypeImports: true, message: 'The service loads the MCP server (mcp/) only through import(), when API_EXTENSIONS names mcp.' },
+        ],
       }],
     },
   },

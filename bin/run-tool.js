@@ -1,11 +1,11 @@
-// Starts a command-line tool: its compiled bundle (dist/<tool>/main.js, made by `npm run build`)
-// when that is newer than every source it is built from, which starts several times faster; else
-// its TypeScript sources under tsx, so that an edited source is never run stale.
+// Starts a command-line tool: its compiled bundle (made by `npm run build`) when that is newer than
+// every source it is built from, which starts several times faster; else its TypeScript sources
+// under tsx, so that an edited source is never run stale.
 import { readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const SOURCES = ['tools', 'engine', 'package-lock.json'];
+const TOOL_SOURCES = ['tools', 'engine', 'package-lock.json'];
 
 function newestChange(path) {
   const stat = statSync(path);
@@ -15,10 +15,10 @@ function newestChange(path) {
   return newest;
 }
 
-function bundleIsCurrent(bundle) {
+function bundleIsCurrent(bundle, sources) {
   try {
     const built = statSync(bundle).mtimeMs;
-    return SOURCES.every((source) => newestChange(`${root}${source}`) <= built);
+    return sources.every((source) => newestChange(`${root}${source}`) <= built);
   } catch {
     return false;
   }
@@ -37,20 +37,27 @@ function failedUnexpectedly(name, error) {
   process.exit(INTERNAL_ERROR_EXIT);
 }
 
-/** Runs the tool named `name` (a folder of tools/). */
-export async function runTool(name) {
+/**
+ * Runs the command `name`: `bundle` (a path under the root) when it is current with `sources`, else
+ * the TypeScript module `entry`. Anything it throws or leaves unhandled ends it in a few lines.
+ */
+export async function runBuilt(name, bundle, entry, sources) {
   process.on('uncaughtException', (error) => failedUnexpectedly(name, error));
   process.on('unhandledRejection', (error) => failedUnexpectedly(name, error));
   try {
-    const bundle = `${root}dist/${name}/main.js`;
-    if (bundleIsCurrent(bundle)) {
-      await import(bundle);
+    if (bundleIsCurrent(`${root}${bundle}`, sources)) {
+      await import(pathToFileURL(`${root}${bundle}`).href);
       return;
     }
     const { register } = await import('tsx/esm/api');
     register();
-    await import(`../tools/${name}/main.ts`);
+    await import(pathToFileURL(`${root}${entry}`).href);
   } catch (error) {
     failedUnexpectedly(name, error);
   }
+}
+
+/** Runs the tool named `name` (a folder of tools/, bundled as dist/<name>/main.js). */
+export function runTool(name) {
+  return runBuilt(name, `dist/${name}/main.js`, `tools/${name}/main.ts`, TOOL_SOURCES);
 }

@@ -67,7 +67,8 @@ const bundleOptions = {
   entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculation/worker.ts', 'docs-compile-entry': 'server/docs-compile.ts' },
   outdir,
   bundle: true,
-  // What the boot imports only when it needs it (the Markdown parser) goes into chunks of its own.
+  // What the boot imports only when it needs it (the Markdown parser, the MCP endpoint and its SDK)
+  // goes into chunks of its own.
   splitting: true,
   // Chunks sit beside the bundles: code works out paths from its own file's folder.
   chunkNames: 'chunk-[hash]',
@@ -90,6 +91,12 @@ const bundleOptions = {
   plugins: [precompiledValidators, requireInsteadOfImport, withoutPushgateway],
 };
 await build(bundleOptions);
+
+// The MCP server over stdio (bin/tax-rules-mcp.js), beside the service whose code it runs, so that
+// the paths that code works out from its own location hold, and the workers it may start are the
+// service's. Built apart: as an entry of the service's build it made esbuild split the service's
+// code into more shared chunks, and a plain boot took more CPU and memory for them.
+await build({ ...bundleOptions, entryPoints: { 'mcp-stdio': 'mcp/stdio.ts' }, chunkNames: 'mcp-chunk-[hash]' });
 
 // The command-line tools, each in dist/<tool>/main.js: two folders below the root, as in tools/, so
 // the paths they work out from their own location (the shipped packs) hold.

@@ -9,7 +9,7 @@ import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/p
 import { OPERATIONS, routePath, servedOperations, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
 import { PAY_RUN_ITEM_HEAD, PAY_RUN_ITEM_ID, payRunEnvelope, payRunSchemas } from './openapi/pay-run-schemas.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
-import type { AppContext, AppDeps, RequestState } from './context.ts';
+import type { AppContext, AppDeps, McpEndpointFactory, RequestState } from './context.ts';
 import { createClientShare, SEARCH_SHARE } from './limits/client-share.ts';
 import { monitorEventLoop } from './limits/load.ts';
 import { createSendingBudget, LARGE_BODIES } from './limits/sending-budget.ts';
@@ -123,6 +123,7 @@ export function createApp(deps: AppDeps): RequestListener {
     ...apiDocsHandlers(services),
     ...(services.payRun ? payRunHandlers(services, services.payRun) : {}),
   });
+  if (deps.config.apiExtensions.has('mcp')) registerMcpEndpoint(router, services, reportFailure, deps.mcpEndpoint);
   registerApiDocsAssets(router, services);
   registerDocsHtmlRoutes(router, services);
   registerFavicon(router);
@@ -151,10 +152,26 @@ export function createApp(deps: AppDeps): RequestListener {
   );
 }
 
+/** Where the MCP endpoint is served (API_EXTENSIONS=mcp), outside the contract's routes. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * POST /mcp: the MCP server (mcp/http.ts). Its SDK is loaded only when the endpoint is served, and
+ * at once, so a service without it never loads it and the first MCP request does not wait for it.
+ */
+function registerMcpEndpoint(router: Router<RequestState>, services: Services, reportFailure: (error: unknown) => void, given: McpEndpointFactory | undefined): void {
+  const factory = given ? Promise.resolve(given) : import('../mcp/http.ts').then((module) => module.mcpEndpoint);
+  const endpoint = factory.then((make) => make(services, reportFailure));
+  // A failure to load is answered to each request that needs it, as an unexpected failure.
+  endpoint.catch(() => undefined);
+  router.post('mcp', MCP_PATH, async (ctx: AppContext) => (await endpoint)(ctx));
+}
+
 /** Socket errors that only say the client went away: nothing to report. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
-function createServices(deps: AppDeps): Services {
+/** Everything the routes use, from what the app is built from; the MCP server over stdio (mcp/stdio.ts) uses it too. */
+export function createServices(deps: AppDeps): Services {
   const values = catalogValues(deps.catalog, deps.defaultTaxYear);
   if (!values.taxYears.includes(values.defaultTaxYear)) {
     throw new Error(`the default tax year must be one of the catalog's tax years (${values.taxYears.join(', ')})`);

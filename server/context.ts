@@ -10,6 +10,7 @@ import type { RateLimiter } from './limits/rate-limit.ts';
 import type { MetadataSource } from './metadata.ts';
 import type { OperationSpec } from './openapi/operations.ts';
 import type { ServiceMetrics } from './metrics.ts';
+import type { Services } from './services.ts';
 
 /** One structured log line per request; never carries bodies, facts or query values. */
 export interface RequestLogLine {
@@ -42,7 +43,16 @@ export interface AppDeps {
   log?: (line: RequestLogLine) => void;
   /** Where unexpected failures are reported (name and stack only); defaults to stderr. */
   reportFailure?: (error: unknown) => void;
+  /**
+   * What answers /mcp when API_EXTENSIONS names mcp; by default mcp/http.ts's, loaded then. Tests
+   * that load the service through a require hook pass the one they loaded: an import() there would
+   * load a second copy of the engine, whose values the first copy's plans do not recognise.
+   */
+  mcpEndpoint?: McpEndpointFactory;
 }
+
+/** Makes the /mcp handler from the services, as mcp/http.ts does. */
+export type McpEndpointFactory = (services: Services, reportFailure: (error: unknown) => void) => (ctx: AppContext) => Promise<void>;
 
 /** Per-request state the middleware share. */
 export interface RequestState {

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { AppContext } from '../context.ts';
+import { ApiProblem } from '../errors.ts';
 import { deadlineSweep } from './deadlines.ts';
 
 /** Why a body could not be read. The client gone is not an answerable failure. */
@@ -51,4 +53,24 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs: num
     request.on('aborted', onGone);
     request.on('error', onGone);
   });
+}
+
+/**
+ * Reads the body of a request answered by a Koa route, as calculate reads its own: a body too large
+ * or too slow is thrown as its ApiProblem, and the connection is closed once that is answered (the
+ * rest of the body is never read); a client gone is owed nothing, and gets undefined.
+ */
+export async function readRouteBody(ctx: AppContext, limit: number, timeoutMs: number): Promise<Buffer | undefined> {
+  try {
+    return await readBody(ctx.req, limit, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof BodyReadFailure)) throw error;
+    if (error.reason === 'client-gone') {
+      ctx.req.socket.destroy();
+      return undefined;
+    }
+    ctx.set('connection', 'close');
+    ctx.res.once('finish', () => ctx.req.socket.destroySoon());
+    throw new ApiProblem({ _tag: error.reason === 'too-large' ? 'CalculatorRequestBodyTooLarge' : 'CalculatorRequestBodyTimedOut' });
+  }
 }

@@ -50,37 +50,45 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
     }
 
     const { body, issues, context } = decodeEnvelope(services, request, raw);
-    const { plan, help, facts } = checkCalculation(services, calculatorId, checkQuery(rawQuery), body, issues, context);
-
-    const calculator = plan.def.id;
-    const client = requestClientKey(request, config.trustProxyHops);
-    if (performance.now() >= deadline) {
-      services.metrics.countCalculation(calculator, 'timeout');
-      throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
-    }
-    // Shed load instead of queueing it: saturated, or with every place taken (places are held from
-    // here, so they also count calculations waiting for the admission verdict), refuse at once.
-    const place = services.load.saturated() ? undefined : services.runner.tryAcquire();
-    if (!place) {
-      services.metrics.countCalculation(calculator, 'busy');
-      throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
-    }
-    const admission = await services.rateLimiter.admit(client);
-    if (admission !== 1) {
-      place.release();
-      services.metrics.countCalculation(calculator, admission === 0 ? 'rate-limited' : 'unavailable');
-      throw new ApiProblem({ _tag: admission === 0 ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
-    }
-    const budgetMs = deadline - performance.now();
-    if (budgetMs <= 0) {
-      place.release();
-      services.metrics.countCalculation(calculator, 'timeout');
-      throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
-    }
-
-    const result = await place.run({ calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
-    return answerOf(services, { plan, help }, result);
+    const checked = checkCalculation(services, calculatorId, checkQuery(rawQuery), body, issues, context);
+    return runCalculation(services, checked, requestClientKey(request, config.trustProxyHops), deadline);
   };
+}
+
+/**
+ * Runs a checked calculation for a client by `deadline` (a performance.now() time): a calculation
+ * place (none while the service is saturated), then admission, then the calculation. Resolves to
+ * the report's bytes; every other outcome is thrown as its ApiProblem. Calculate and the MCP
+ * calculators both run here, so they answer alike and count against the same limits.
+ */
+export async function runCalculation(services: Services, { plan, help, facts }: CheckedCalculation, client: string, deadline: number): Promise<Buffer> {
+  const calculator = plan.def.id;
+  if (performance.now() >= deadline) {
+    services.metrics.countCalculation(calculator, 'timeout');
+    throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
+  }
+  // Shed load instead of queueing it: saturated, or with every place taken (places are held from
+  // here, so they also count calculations waiting for the admission verdict), refuse at once.
+  const place = services.load.saturated() ? undefined : services.runner.tryAcquire();
+  if (!place) {
+    services.metrics.countCalculation(calculator, 'busy');
+    throw new ApiProblem({ _tag: 'CalculatorCapacityExceeded' });
+  }
+  const admission = await services.rateLimiter.admit(client);
+  if (admission !== 1) {
+    place.release();
+    services.metrics.countCalculation(calculator, admission === 0 ? 'rate-limited' : 'unavailable');
+    throw new ApiProblem({ _tag: admission === 0 ? 'CalculatorRateLimited' : 'CalculatorAdmissionUnavailable' });
+  }
+  const budgetMs = deadline - performance.now();
+  if (budgetMs <= 0) {
+    place.release();
+    services.metrics.countCalculation(calculator, 'timeout');
+    throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
+  }
+
+  const result = await place.run({ calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
+  return answerOf(services, { plan, help }, result);
 }
 
 /** A calculation as a request asks for it, checked: the calculator's plan, the help its decode errors carry, and the facts to decode. */

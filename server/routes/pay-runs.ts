@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { AppContext } from '../context.ts';
 import { ApiProblem, errorResponse } from '../errors.ts';
 import { requestClientKey } from '../limits/client.ts';
-import { BodyReadFailure, readBody } from '../middleware/body.ts';
+import { readRouteBody } from '../middleware/body.ts';
 import { checkedQuery, type ParsedQuery } from '../query.ts';
 import { issuesOfRequest } from '../request-issues.ts';
 import type { CalculationPlace } from '../calculation/runner.ts';
@@ -74,19 +74,8 @@ export function payRunHandlers(services: Services, validators: PayRunValidators)
     runPayRun: async (ctx: AppContext) => {
       const deadline = performance.now() + config.calcTimeoutMs;
       checkedQuery(checkQuery(ctx.query));
-      let raw: Buffer;
-      try {
-        raw = await readBody(ctx.req, config.payRunBodyLimitBytes, config.bodyTimeoutMs);
-      } catch (error) {
-        if (!(error instanceof BodyReadFailure)) throw error;
-        if (error.reason === 'client-gone') {
-          ctx.req.socket.destroy();
-          return;
-        }
-        ctx.set('connection', 'close');
-        ctx.res.once('finish', () => ctx.req.socket.destroySoon());
-        throw new ApiProblem({ _tag: error.reason === 'too-large' ? 'CalculatorRequestBodyTooLarge' : 'CalculatorRequestBodyTimedOut' });
-      }
+      const raw = await readRouteBody(ctx, config.payRunBodyLimitBytes, config.bodyTimeoutMs);
+      if (!raw) return;
       const body = parseEnvelope(ctx, raw, validators.envelope);
 
       // Shed load for the run as a whole: saturated, or with no place free, nothing is run.

@@ -1,5 +1,5 @@
 /** The project's command-line tools, as the docs run them: `npx <bin>`, which is `node bin/<bin>.js`. */
-export const CLI_BINS = ['validate-pack', 'explain', 'pack-diff'] as const;
+export const CLI_BINS = ['validate-pack', 'explain', 'pack-diff', 'tax-rules-mcp'] as const;
 export type CliBin = (typeof CLI_BINS)[number];
 
 /** A fenced code block: its info string, its text, and the line of its opening fence (1-based). */

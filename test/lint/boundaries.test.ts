@@ -37,6 +37,15 @@ test('the service loads the docs compiler only through import()', async () => {
   assert.equal(await rulesFiredAt('server/loads-docs-compiler.ts', 'tools/loads-docs-compiler.ts'), []);
 });
 
+test('the service loads the MCP server and its SDK only through import()', async () => {
+  assert.equal(await rulesFiredAt('server/loads-mcp.ts', 'server/loads-mcp.ts'), ['@typescript-eslint/no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+  assert.equal(await rulesFiredAt('server/loads-mcp.ts', 'mcp/loads-mcp.ts'), []);
+});
+
+test('the MCP server may not reach inside the engine', async () => {
+  assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'mcp/reaches-inside.ts'), ['no-restricted-imports']);
+});
+
 /** The messages of the lint rules that fired on fixtures linted where they lie. */
 async function messagesOf(...fixtureFiles: string[]): Promise<{ ruleId: string | null; message: string }[]> {
   const results = await eslint.lintFiles(fixtureFiles.map((file) => join(fixtures, file)));

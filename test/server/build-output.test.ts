@@ -8,10 +8,10 @@ import { buildOnce } from '../helpers/service-process.ts';
 
 // What a boot of the built service loads: dist/server.js and every file its static imports reach.
 // The Markdown toolchain (compiling the docs, when the build's snapshot is stale, on a thread of its
-// own) and the Redis client (with REDIS_URL) are loaded only when needed; a megabyte of code a plain
-// boot must not load.
+// own), the Redis client (with REDIS_URL) and the MCP SDK (with API_EXTENSIONS=mcp) are loaded only
+// when needed; a megabyte of code a plain boot must not load.
 const DIST = join(PROJECT_ROOT, 'dist');
-const LOADED_ONLY_WHEN_NEEDED = ['remark-parse', 'micromark', 'acorn', 'hast-util-to-html', 'ioredis'];
+const LOADED_ONLY_WHEN_NEEDED = ['remark-parse', 'micromark', 'acorn', 'hast-util-to-html', 'ioredis', '@modelcontextprotocol/sdk'];
 
 /** The files `entry` imports statically, itself included, transitively. */
 function staticClosure(entry: string): string[] {
@@ -46,10 +46,11 @@ test('a boot of the built service loads neither the Markdown toolchain nor the R
   assert.ok(atBoot.has('koa') && atBoot.has('yaml'), 'the closure holds what a boot uses');
   for (const name of LOADED_ONLY_WHEN_NEEDED) assert.not.ok(atBoot.has(name), `${name} is loaded by every boot`);
 
-  // They are built: in chunks that the service imports when it needs them, or that the thread
-  // compiling the docs loads (docs-compile-entry.js, started only when the snapshot does not fit).
+  // They are built: in chunks that the service imports when it needs them (from any file a boot
+  // loads: code the service shares with the MCP server over stdio sits in shared chunks), or that
+  // the thread compiling the docs loads (docs-compile-entry.js, started only when the snapshot does not fit).
   const later = new Set(
-    [...dynamicImports('server.js'), 'docs-compile-entry.js', ...dynamicImports('docs-compile-entry.js')].flatMap(staticClosure).flatMap((file) => [...packagesIn(file)]),
+    [...loadedAtBoot.flatMap(dynamicImports), 'docs-compile-entry.js', ...dynamicImports('docs-compile-entry.js')].flatMap(staticClosure).flatMap((file) => [...packagesIn(file)]),
   );
   for (const name of LOADED_ONLY_WHEN_NEEDED) assert.ok(later.has(name), `${name} is in a chunk the service or its docs compile thread imports when needed`);
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../helpers/packs.ts';
+import type { CliBin } from '../docs-site/cli-blocks.ts';
 
 /** What a finished tool process left: its exit code, and everything it wrote. */
 export interface Ran {
@@ -31,7 +32,7 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
  * Runs a tool as reviewers do: `node bin/<tool>.js args...`, from `cwd` (default the project root),
  * with optional standard input; killed after 20 s so a hung tool fails its test rather than the run.
  */
-export function cli(tool: 'validate-pack' | 'explain' | 'pack-diff', args: readonly string[], options: { cwd?: string; input?: string } = {}): Promise<Ran> {
+export function cli(tool: CliBin, args: readonly string[], options: { cwd?: string; input?: string } = {}): Promise<Ran> {
   return slot(
     () =>
       new Promise<Ran>((resolve, reject) => {
