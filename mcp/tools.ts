@@ -1,5 +1,6 @@
 import { displayPath } from '../tools/lib/paths.ts';
 import { compareRuns } from '../tools/explain/comparison.ts';
+import { factsFor } from '../tools/explain/select.ts';
 import { comparisonText } from '../tools/explain/comparison-text.ts';
 import { explanation } from '../tools/explain/explanation.ts';
 import { HELP_MODES, type CalculatorPlan, type JsonSchema } from '../engine/index.ts';
@@ -220,11 +221,14 @@ function compareTool(services: Services, plan: CalculatorPlan): McpTool {
       const arrivedAt = caller.arrivedAt ?? performance.now();
       const { againstTaxYear, ...request } = args;
       // Each side is checked and calculated as calculate would be, and counts as one calculation.
+      // A calculator whose values a date chooses compares the same payment paid on the same day of each
+      // year, as explain --against does.
       const side = async (year: unknown) => {
         const { issues, context } = issuesOfRequest(services, { ...request, taxYear: year });
         const checked = checkCalculation(services, calculatorId, check({}), { ...request, taxYear: year }, issues, context);
-        await runCalculation(services, checked, caller.client, arrivedAt + services.config.calcTimeoutMs);
-        return checked;
+        const inItsYear = { ...checked, facts: factsFor(checked.plan, checked.facts) };
+        await runCalculation(services, inItsYear, caller.client, arrivedAt + services.config.calcTimeoutMs);
+        return inItsYear;
       };
       // A side with no year would be the default year, not a comparison.
       if (request.taxYear === undefined || request.taxYear === null || againstTaxYear === undefined || againstTaxYear === null) {
@@ -233,7 +237,7 @@ function compareTool(services: Services, plan: CalculatorPlan): McpTool {
       }
       const newer = await side(request.taxYear);
       const older = await side(againstTaxYear);
-      const compared = compareRuns(older.plan, newer.plan, newer.facts);
+      const compared = compareRuns(older.plan, newer.plan, newer.facts, older.facts);
       if (!compared.ok) throw new ApiProblem({ _tag: 'CalculationError', message: `The ${compared.side} side could not be compared: ${compared.failure}`, cause: null });
       const text = comparisonText(compared.comparison, newer.plan.def.title, { old: displayPath(older.plan.pack.dir), new: displayPath(newer.plan.pack.dir) });
       return { text, structured: compared.comparison as unknown as Record<string, unknown> };

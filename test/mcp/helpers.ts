@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { CONFORMANCE_YEARS, journeysOf } from '../helpers/conformance.ts';
+import { payrollCases, payrollFacts, payrollLabel } from '../helpers/payroll-conformance.ts';
 import { money, payFacts, PROJECT_ROOT } from '../helpers/packs.ts';
 import { serviceEnvironment } from '../helpers/service-process.ts';
 
@@ -68,6 +69,21 @@ interface PublishedCase {
 const cents = (value: any) => value.cents as number;
 const component = (report: any, id: string) => cents(report.ledger.components.find((entry: any) => entry.id === id).amount);
 
+/** Whether a day (YYYY-MM-DD) falls in an income year written YYYY-YY, which runs from 1 July to 30 June. */
+const inIncomeYear = (day: string, year: string) => {
+  const first = Number(year.slice(0, 4));
+  return day >= `${first}-07-01` && day < `${first + 1}-07-01`;
+};
+
+/** Facts with their payment date, if they have one, moved to the same day of an income year. */
+function sameDayIn(facts: unknown, year: string): unknown {
+  const day = (facts as { paymentDate?: string }).paymentDate;
+  if (day === undefined) return facts;
+  const first = Number(year.slice(0, 4));
+  const monthDay = day.slice(4);
+  return { ...(facts as object), paymentDate: `${monthDay >= '-07-01' ? first : first + 1}${monthDay}` };
+}
+
 /** The published cases of each calculator in a tax year, from the conformance files copied into test/fixtures. */
 export const PUBLISHED_CASES: Record<string, (taxYear: string) => PublishedCase[]> = {
   'au.pay.take-home': (year) =>
@@ -85,6 +101,24 @@ export const PUBLISHED_CASES: Record<string, (taxYear: string) => PublishedCase[
       facts: payFacts(journey.grossCents, journey.period, journey.taxFreeThresholdClaimed),
       check: (report) => assert.is(cents(report.total), journey.withheldCents, `${journey.name}: withheld`),
     })),
+  // A few published payroll cases per edition whose payment date falls in the year: every scale and
+  // study-loan edition is reproduced in full by test/server/payroll-service.test.ts.
+  'au.payroll.withholding': (year) => {
+    const cases = payrollCases().filter((item) => inIncomeYear(item.paymentDate, year));
+    return [...new Set(cases.map((item) => item.file))].flatMap((file) =>
+      cases
+        .filter((item) => item.file === file)
+        .slice(0, 3)
+        .map((item) => ({
+          name: payrollLabel(item),
+          facts: payrollFacts(item),
+          check(report: any) {
+            assert.is(report.scale, item.scale, `${payrollLabel(item)}: scale`);
+            assert.is(cents(report.withheld), item.withheldCents, `${payrollLabel(item)}: withheld`);
+          },
+        })),
+    );
+  },
   'au.income-tax.annual': (year) =>
     journeysOf(year).annual.map((journey) => ({
       name: journey.name,
@@ -148,7 +182,9 @@ export async function everyToolAgainstApi(client: Client, apiUrl: string): Promi
     const [earliest, latest] = [years[0]!, years.at(-1)!];
     const facts = PUBLISHED_CASES[id]!(CONFORMANCE_YEARS[latest] ? latest : Object.keys(CONFORMANCE_YEARS)[0]!)[0]!.facts;
     const compared = await call(toolName('compare_tax_years', id), { facts, taxYear: latest, againstTaxYear: earliest });
-    const [newer, older] = await Promise.all([latest, earliest].map((year) => api(apiUrl, `/api/v1/calculators/${id}/calculate`, { facts, taxYear: year })));
+    // A payment date is moved to the same day of the other year: the same payment, paid then.
+    const [newer, older] = await Promise.all([latest, earliest].map((year) => api(apiUrl, `/api/v1/calculators/${id}/calculate`, { facts: sameDayIn(facts, year), taxYear: year })));
+    assert.is(older!.status, 200);
     assert.equal(compared.structured.new.report, newer!.json.report);
     assert.equal(compared.structured.old.report, older!.json.report);
     assert.equal(compared.structured.new.context.taxYear, latest);

@@ -64,6 +64,20 @@ test('every tool over streamable HTTP answers what the API answers, and calculat
   });
 });
 
+test('with every calculator and year served, the payroll calculator too answers through MCP as the API does, with the published figures', async () => {
+  const { catalog, defaultTaxYear } = servedPacks({ taxYears: 'all', calculators: 'all', defaultTaxYear: '2025-26' });
+  assert.ok(catalog.withId('au.payroll.withholding').length > 0);
+  await withServer({ config: MCP, deps: { catalog, ...(defaultTaxYear ? { defaultTaxYear } : {}), docs: await projectDocsSite(servedPacks().catalog) } }, async (server) => {
+    const client = await connectHttp(server.url);
+    try {
+      const called = await everyToolAgainstApi(client, server.url);
+      assert.ok(called.includes(toolName('calculate', 'au.payroll.withholding')));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 test('with every tax year served, each year is calculated and compared as the API does', async () => {
   const { catalog, defaultTaxYear } = servedPacks({ taxYears: 'all', defaultTaxYear: '2025-26' });
   await withServer({ config: MCP, deps: { catalog, ...(defaultTaxYear ? { defaultTaxYear } : {}) } }, async (server) => {
