@@ -20,8 +20,12 @@ import { documentedRuns, fencedBlocks, normalizeOutput } from './cli-blocks.ts';
 const GUIDE = 'docs-site/content/guides/change-a-rate-for-a-new-year.md';
 const REVIEW_GUIDE = 'docs-site/content/guides/review-a-pack-with-validate-pack.md';
 const CHANGELOG = 'docs-site/content/overview/changelog.md';
-/** What the copy takes from the project: all a suite, the tools and the service read. */
-const COPIED = ['bin', 'dist', 'docs-site', 'engine', 'rulepacks', 'scripts', 'server', 'test', 'tools', 'openapi.json', 'package.json', 'package-lock.json', 'tsconfig.json'];
+/**
+ * What the copy takes from the project: everything but its history and its installed dependencies
+ * (linked instead; the workspace packages are reached through them), so that a new top-level folder
+ * a suite, a tool or the service reads is copied without an edit here.
+ */
+const COPIED = readdirSync(PROJECT_ROOT).filter((name) => !['.git', 'node_modules', 'packages'].includes(name));
 /** The suites that find the packs and years they check, run on the copy in two processes of about equal length. */
 const SUITES = ['server/conformance-years\\.test\\.ts$', '(engine/(conformance|carried-values)|docs-site/(cli-output|changelog))\\.test\\.ts$'];
 
