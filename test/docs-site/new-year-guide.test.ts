@@ -21,7 +21,7 @@ const GUIDE = 'docs-site/content/guides/change-a-rate-for-a-new-year.md';
 const REVIEW_GUIDE = 'docs-site/content/guides/review-a-pack-with-validate-pack.md';
 const CHANGELOG = 'docs-site/content/overview/changelog.md';
 /** What the copy takes from the project: all a suite, the tools and the service read. */
-const COPIED = ['bin', 'dist', 'docs-site', 'engine', 'rulepacks', 'scripts', 'server', 'test', 'tools', 'openapi.json', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const COPIED = ['bin', 'dist', 'docs-site', 'engine', 'mcp', 'rulepacks', 'scripts', 'server', 'test', 'tools', 'openapi.json', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** The suites that find the packs and years they check, run on the copy in two processes of about equal length. */
 const SUITES = ['server/conformance-years\\.test\\.ts$', '(engine/(conformance|carried-values)|docs-site/(cli-output|changelog))\\.test\\.ts$'];
 
