@@ -393,7 +393,7 @@ try {
   await stop(engine.child);
 
   // 4. Rounds: calculate on the service, the bare replay and the bare engine server in turn, all
-  // three up and warm. The machine's other work moves a rate by 10-20 % from one minute to the next;
+  // three up and warm. The machine's other work moves a rate from one minute to the next (README.md);
   // runs back to back share most of it, and the median of several rounds is steadier than one.
   if (rounds > 1) {
     const service = await startService('service-rounds');

@@ -12,11 +12,11 @@
  *            --baseline=<git revision> (that revision's service, checked out and built here; repeatable)
  *            --with=<node flag> (this build once more, with that flag added to the start script's; repeatable)
  *
- * Each server runs under callgrind with instrumentation off (at valgrind's speed, about 50 times
+ * Each server runs under callgrind with instrumentation off (at valgrind's speed, many times
  * slower), takes the warm-up requests so that V8 has optimised its hot code, then is counted over
  * the measured requests only. Node runs with --single-threaded: with V8 compiling and collecting on
- * other threads, when optimised code arrived moved a count by up to 15 % from run to run; on one
- * thread, two runs of one build agreed within 0.3 %.
+ * other threads, when optimised code arrived moved a count from run to run; on one thread, runs of
+ * one build agree closely (bench/README.md, "Figures behind the code").
  */
 import autocannon, { type Request } from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -43,9 +43,9 @@ export function unexpectedRefusals(refusals: Record<string, number>, allowCapaci
 /**
  * PASS when the heap after the level, after a full collection, is back within 10% or 2 MiB (whichever
  * is larger) of where it started. The margin covers what a warm server legitimately keeps growing for
- * a while (optimised code and feedback, the HTTP parser free list, interned strings): measured at
- * 0.1-0.5 MiB per level on a ~25 MiB heap. A leak of ~100 bytes per request over the 15,000-30,000
- * requests of a level exceeds it, and across all levels (~100,000 requests) ~25 bytes per request.
+ * a while (optimised code and feedback, the HTTP parser free list, interned strings), while a leak
+ * of a few dozen bytes per request crosses it within a level or over all of them (bench/README.md,
+ * "Figures behind the code").
  */
 export function heapVerdict(start: MemoryReading, end: MemoryReading): 'PASS' | 'MISS' {
   return end.heapUsed <= Math.max(start.heapUsed * HEAP_TOLERANCE.ratio, start.heapUsed + HEAP_TOLERANCE.bytes) ? 'PASS' : 'MISS';

@@ -28,11 +28,12 @@ const precompiledValidators = {
 
 /**
  * Modules the bundle takes with require() where the sources, or the packages they use, import them.
- * An ES import builds the module's namespace by reading every export, and since Node.js 22 node:http
- * exports WebSocket, CloseEvent and MessageEvent, loaded when first read: the import (@koa/router
- * has one) loaded Node's web client with HTTP/2 and TLS, 11-16 MB resident that the service never
- * uses. elasticlunr is CommonJS outside the bundle, and Node.js imports CommonJS only after scanning
- * its source with a WebAssembly lexer: 6-8 MB more than a require() of the same file.
+ * An ES import builds the module's namespace by reading every export, and node:http exports
+ * WebSocket, CloseEvent and MessageEvent, loaded when first read: the import (@koa/router has one)
+ * loads Node's web client with HTTP/2 and TLS, which the service never uses. elasticlunr is
+ * CommonJS outside the bundle, and Node.js imports CommonJS only after scanning its source with a
+ * WebAssembly lexer, which a require() of the same file skips. What each holds resident:
+ * bench/README.md, "Memory".
  */
 const REQUIRED_NOT_IMPORTED = /^(?:(?:node:)?http|elasticlunr)$/;
 const requireInsteadOfImport = {
@@ -44,9 +45,9 @@ const requireInsteadOfImport = {
 };
 
 /**
- * prom-client's index loads its Pushgateway client, and with it node:https and TLS (about 3 MB
- * resident), for pushing metrics to a gateway; the service is scraped on its admin listener and
- * never pushes. The bundle holds a stand-in that says so if anything ever constructs one.
+ * prom-client's index loads its Pushgateway client, and with it node:https and TLS (resident for
+ * nothing: bench/README.md, "Memory"), for pushing metrics to a gateway; the service is scraped on
+ * its admin listener and never pushes. The bundle holds a stand-in that says so if anything ever constructs one.
  */
 const withoutPushgateway = {
   name: 'without-pushgateway',
@@ -82,9 +83,10 @@ const bundleOptions = {
   sourcemap: 'linked',
   legalComments: 'none',
   // V8 keeps every module's source text for as long as the process runs: without comments and
-  // indentation the bundles are a third smaller and pure ASCII, which V8 stores in half the space of
-  // text with a single other character (an en dash in a comment was enough). Identifiers keep their
-  // names, so stack traces and profiles still read; the source maps lead back to the TypeScript.
+  // indentation the bundles are smaller and pure ASCII, which V8 stores one byte a character instead
+  // of two, as for text with a single other character (an en dash in a comment is enough; figures in
+  // bench/README.md, "Figures behind the code"). Identifiers keep their names, so stack traces and
+  // profiles still read; the source maps lead back to the TypeScript.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',

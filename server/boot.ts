@@ -97,8 +97,8 @@ const DOCS_COMPILE_ENTRY = new URL('./docs-compile-entry.js', import.meta.url);
  * `compileDocs`, on a thread of its own, whose heap goes when it ends. Parsing and rendering the
  * pages allocates far more than the site they make, and compiled on the main thread, V8 kept that
  * in the old space until its first full collection, which a service under steady load may not
- * reach for a long time: 159 MB resident after such a boot against 78 MB from a snapshot, and
- * 170 MB with every tax year served. The main thread also stays free to hear a stop signal.
+ * reach for a long time: twice the resident size of a boot from a snapshot (bench/README.md,
+ * "Figures behind the code"). The main thread also stays free to hear a stop signal.
  */
 function compileDocsOffThread(options: Required<DocsSiteOptions>): Promise<StoredDocsSnapshot> {
   return new Promise((resolve, reject) => {

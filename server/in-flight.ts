@@ -1,9 +1,9 @@
 /**
  * Objects in progress (requests, responses), kept in an array with each one's position stored on
  * it, so that adding and removing one allocates nothing. A long-lived Set or Map that gains and loses
- * an entry per request re-hashes its table in V8's old generation: measured under 50 connections of
- * calculate, the heap grew by about 2 MB a second until the next full collection (the resident size
- * from 105 MB to 145 MB in 20 s), where the same server with this array stayed flat.
+ * an entry per request re-hashes its table in V8's old generation, and under steady traffic the heap
+ * grows until the next full collection; with this array it stays flat
+ * (bench/README.md, "Figures behind the code").
  */
 export interface InFlight<Item extends object> {
   add(item: Item): void;

@@ -38,9 +38,9 @@ async function main(): Promise<void> {
     exitAfterLogs(0);
   };
   // A signal is heard only between turns of the event loop, and loading packs runs for a long while
-  // without one (on Node.js 24 a SIGTERM sent during a 2 s docs compile, then on this thread, was
-  // heard only once the service listened). Before each long step, a turn: if a stop was heard, the
-  // start goes no further while the process ends.
+  // without one (a SIGTERM sent during a docs compile on this thread was heard only once the
+  // service listened). Before each long step, a turn: if a stop was heard, the start goes no further
+  // while the process ends.
   const stopHeard = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     return stopRequested;

@@ -24,7 +24,8 @@ export type ContentEncoding = 'br' | 'gzip';
 /**
  * An asset under the given (already hashed) name. Nothing is compressed at boot: each encoding is
  * made once, off the event loop, when a client first asks for it. Brotli quality 9, not the maximum
- * 11: on the 1.7 MB viewer bundle 11 saves another 8 % but takes twenty times as long (seconds).
+ * 11: on the viewer bundle 11 saves little more and takes many times as long (bench/README.md,
+ * "Figures behind the code").
  */
 export function createStaticAsset(fileName: string, contentType: string, body: Buffer, hash = contentHash(body)): StaticAsset {
   const encodings = new Map<ContentEncoding, Promise<Buffer>>();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 /**
  * A temporary folder for a bench's files (server logs, captured answers, callgrind counts), removed
- * when the bench ends well and kept, with a line saying where, when it fails. A run of the HTTP
- * bench leaves 50-75 MB of request log lines.
+ * when the bench ends well and kept, with a line saying where, when it fails. The HTTP bench leaves
+ * its servers' request log lines there (bench/README.md, "Figures behind the code").
  */
 export function benchWorkDir(prefix: string): string {
   const work = mkdtempSync(join(tmpdir(), prefix));

@@ -25,7 +25,8 @@ interface IndexedPage {
 
 const FIELD_BOOSTS = { title: { boost: 10 }, description: { boost: 3 }, body: { boost: 1 } } as const;
 // Bounds the work of one search: every query word is expanded to the indexed words it starts, so a
-// term of short words costs the most (measured: 8 one-letter words about 12 ms, 32 about 35 ms).
+// term of short words costs the most, and more with every word (bench/README.md, "Figures behind the
+// code").
 const MAX_QUERY_WORDS = 8;
 
 /** The search index with what search needs of each page: plain data, so a build can store it. */

@@ -34,10 +34,10 @@ export interface DocsSite {
 }
 
 /**
- * A compiled site as a build stores it. The search index and the HTML edition, three quarters of
- * it, are stored as deflated JSON (base64) and stay compressed until first used: a boot does not
- * parse them, and a service that is never asked for them holds about 0.3 MB for them instead of
- * 1.9 MB of JSON text, all of it resident for as long as the process runs.
+ * A compiled site as a build stores it. The search index and the HTML edition, most of it, are
+ * stored as deflated JSON (base64) and stay compressed until first used: a boot does not parse
+ * them, and a service that is never asked for them holds their compressed bytes instead of their
+ * JSON text, resident for as long as the process runs (bench/README.md, "Figures behind the code").
  */
 export interface StoredDocsSite {
   readonly navigation: readonly NavigationItem[];

@@ -22,8 +22,8 @@ export interface SendingBudgetLimits {
 
 /**
  * Large static files: any body over 256 KiB counts, 32 MiB a second in all and 4 MiB a second per
- * client. The viewer's 1.7 MB bundle sent uncompressed fits twice a second per client and 18 times
- * in all; compressed (a fifth of the size, as browsers ask for it), about ten and ninety times.
+ * client. The viewer's bundle fits a client's second more than once even uncompressed, and many
+ * times compressed, as browsers ask for it (bench/README.md, "Figures behind the code").
  */
 export const LARGE_BODIES = { aboveBytes: 256 * 1024, totalBytesPerSecond: 32 * 1024 * 1024, perClientBytesPerSecond: 4 * 1024 * 1024, maxClients: 10_000 } as const;
 

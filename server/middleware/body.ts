@@ -28,7 +28,7 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs: num
     const chunks: Buffer[] = [];
     let received = 0;
     // The listeners stay on the request, which ends with it; once the read is settled they do nothing.
-    // Removing them was about 1 % of a calculate request's instructions.
+    // Removing them costs instructions on every request (bench/README.md, "Figures behind the code").
     let settled = false;
     const finish = (error?: BodyReadFailure) => {
       if (settled) return;

@@ -8,8 +8,9 @@ const COMPONENTS_ID = 'tax-rules-api:components';
  * Compiles request schemas that refer to the API's component schemas (`#/components/schemas/...`),
  * so validation and the OpenAPI document share one definition of every shape. Each schema is
  * compiled the first time it validates: compiling all of them (every operation's query parameters,
- * the components they refer to) was a tenth of a boot, and most are seldom or never used. The Ajv
- * instance itself, with its meta-schemas, is made when the first schema compiles.
+ * the components they refer to) is a large part of a boot, and most are seldom or never used
+ * (bench/README.md, "Figures behind the code"). The Ajv instance itself, with its meta-schemas, is
+ * made when the first schema compiles.
  */
 export function createSchemaCompiler(components: Record<string, JsonSchema>): (schema: JsonSchema) => ValidateFunction {
   let ajv: Ajv2020 | undefined;

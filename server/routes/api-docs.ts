@@ -93,7 +93,7 @@ export function apiDocsHandlers(services: Services): OperationHandlers {
       checkedQuery(documentQuery(ctx.query));
       sendJson(ctx, services.openApiJson);
     },
-    // The viewer is read (and its 1.7 MB bundle hashed) when first asked for, not at boot.
+    // The viewer is read (and its bundle hashed) when first asked for, not at boot.
     getApiReference: (ctx: AppContext) => {
       page ??= loadViewer().page(services.docs !== undefined);
       checkedQuery(viewerQuery(ctx.query));

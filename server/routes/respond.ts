@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 
 /**
  * The content type of every JSON answer, as Koa's `ctx.type = 'application/json'` would make it, set
- * as it is: the setter looks the type up on every request, a few per cent of a calculation.
+ * as it is: the setter looks the type up on every request (its cost: bench/README.md, "Figures
+ * behind the code").
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

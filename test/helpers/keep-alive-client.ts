@@ -1,8 +1,9 @@
 import { Agent, request } from 'node:http';
 
 // Many requests to one service, a few at a time over kept-alive connections: node:http with an
-// agent costs the test process about a third of the CPU that fetch does for the same answers, which
-// matters when a test sends thousands of them on a machine it shares with the service.
+// agent costs the test process far less CPU than fetch does for the same answers (bench/README.md,
+// "Figures behind the code"), which matters when a test sends thousands of them on a machine it
+// shares with the service.
 
 /** One request to send: a path on the service, and a JSON body as text for a POST. */
 export interface OutgoingRequest {
