@@ -19,7 +19,7 @@ export { HELP_MODES, type CalculatorDef, type FactDef, type HelpMode, type PackD
 export { Decimal } from './money/decimal.ts';
 export { suggest } from './model/suggest.ts';
 export { reportSchemas } from './report/fields.ts';
-export { jsonText } from './report/json-text.ts';
+export { jsonText } from './json/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
 export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';

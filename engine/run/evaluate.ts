@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
 import { compareDecimals, isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
-import { JsonBytes } from '../report/json-bytes.ts';
-import { writeReport } from '../report/write.ts';
+import { JsonBytes } from '../json/json-bytes.ts';
+import { writeReport } from '../trace/write.ts';
 import type { InputIssue } from './decode.ts';
 import type { CalculatorPlan, PlanStep } from './plan.ts';
-import type { ComponentResult, StepRecord } from './record.ts';
-import { beyondExactCents } from './shapes.ts';
+import type { ComponentResult, StepRecord } from '../trace/record.ts';
+import { beyondExactCents } from '../contract/fact-shapes.ts';
 
 /**
  * What running a calculator can come to. Only `ok` carries a report: its JSON, in ASCII bytes (so

@@ -2,8 +2,8 @@ import { compareDecimals, Decimal, type Decimal as DecimalValue } from '../money
 import type { FactShape } from '../model/pack.ts';
 import type { StaticType } from '../expressions/compile.ts';
 import type { RecordValue, Value } from '../expressions/values.ts';
-import type { JsonSchema } from '../contract/schema-type.ts';
-import type { Money } from '../contract/shapes.ts';
+import type { JsonSchema } from './schema-type.ts';
+import type { Money } from './shapes.ts';
 
 /** The largest number of cents JSON can carry exactly. */
 export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
