@@ -13,7 +13,7 @@ import type { TracedStep } from '../trace/write.ts';
 import type { CheckedPack } from '../validate/check-pack.ts';
 import { factsChecker, type InputIssue } from './decode.ts';
 import { changesWithin, resolveParameter, sourceRefOf, valueInEffect } from './parameters.ts';
-import { decoderOf, encoderOf, jsonSchemaOf } from '../contract/fact-shapes.ts';
+import { decoderOf, jsonSchemaOf } from '../contract/fact-shapes.ts';
 
 /** One rule, ready to run inside one calculator. */
 export interface PlanStep extends TracedStep {
@@ -29,7 +29,6 @@ export interface PlanStep extends TracedStep {
   round: (cents: Decimal) => Decimal;
   roundingName: string;
   formula: string;
-  encodeOutput: (value: Value) => unknown;
 }
 
 /** Everything needed to run one calculator many times, worked out once. */
@@ -120,7 +119,6 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
         formula,
         childSteps: [],
         ruleSources: rule.sources.map((id) => sourceRefOf(sources.get(id)!)),
-        encodeOutput: encoderOf(outputFact.shape, pack.currency),
         traceText: traceText({
           rule,
           formula,
