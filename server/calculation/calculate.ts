@@ -2,12 +2,28 @@ import { performance } from 'node:perf_hooks';
 import { calculatorEntry, jsonText, runCalculator, type Catalog, type CalculatorPlan, type InputIssue, type ReportFrame } from '../../engine/index.ts';
 import type { CalculationDiagnostics } from '../openapi/calculation-schemas.ts';
 
-/** A calculation to run: which calculator (already resolved to its context) and the raw facts. */
+/** A calculation to run: the plan the request resolved to (found once, by the route) and the raw facts. */
 export interface CalculationRequest {
+  plan: CalculatorPlan;
+  facts: unknown;
+}
+
+/**
+ * What names a plan across threads: a plan holds functions and cannot be sent to a calculation
+ * worker, so a worker finds it in its own catalog by this key (planKeyOf, then findPlan).
+ */
+export interface PlanKey {
   calculatorId: string;
   jurisdiction: string;
   taxYear: string;
-  facts: unknown;
+}
+
+export function planKeyOf(plan: CalculatorPlan): PlanKey {
+  return { calculatorId: plan.def.id, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear };
+}
+
+export function findPlan(catalog: Catalog, key: PlanKey): CalculatorPlan | undefined {
+  return catalog.find(key.calculatorId, { jurisdiction: key.jurisdiction, taxYear: key.taxYear });
 }
 
 /** What a calculation came to; `ok` carries the finished response body, all of it ASCII. */
@@ -35,11 +51,9 @@ function responseFrame(plan: CalculatorPlan): ReportFrame {
   return frame;
 }
 
-/** Runs one calculation against a catalog within a budget, producing the response body on success. */
-export function calculate(catalog: Catalog, request: CalculationRequest, budgetMs: number): CalculationResult {
-  const plan = catalog.find(request.calculatorId, { jurisdiction: request.jurisdiction, taxYear: request.taxYear });
-  if (!plan) return { kind: 'unavailable' };
-  const outcome = runCalculator(plan, request.facts, { deadline: performance.now() + budgetMs, frame: responseFrame(plan) });
+/** Runs one calculation within a budget, producing the response body on success. */
+export function calculate({ plan, facts }: CalculationRequest, budgetMs: number): CalculationResult {
+  const outcome = runCalculator(plan, facts, { deadline: performance.now() + budgetMs, frame: responseFrame(plan) });
   if (outcome.ok) return { kind: 'ok', body: outcome.json };
   switch (outcome.failure) {
     case 'decode':

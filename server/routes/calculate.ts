@@ -78,7 +78,7 @@ export function calculateHandler(services: Services): (exchange: CalculateExchan
       throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
     }
 
-    const result = await place.run({ calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
+    const result = await place.run({ plan, facts }, budgetMs);
     return answerOf(services, { plan, help }, result);
   };
 }
