@@ -2,6 +2,7 @@
  * The rule-pack engine: loads versioned YAML packs, checks them, and runs their calculators with
  * full traces. Knows no tax and no HTTP; everything specific lives in the packs.
  */
+export { answerFrame } from './catalog/answer-frame.ts';
 export { createCatalog, dayOfFacts, type Catalog } from './catalog/catalog.ts';
 export { calculatorEntry, calculatorFacts, factDescriptor, graphEdges, ruleDescriptor } from './catalog/descriptors.ts';
 export { factHelp } from './catalog/help.ts';
