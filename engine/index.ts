@@ -22,6 +22,6 @@ export { suggest } from './model/suggest.ts';
 export { reportSchemas } from './report/fields.ts';
 export { jsonText } from './json/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
+export { computeFacts, intermediatesBeforeRounding, runCalculator, type RunOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
 export { inForceDuring, valueInEffect } from './run/parameters.ts';

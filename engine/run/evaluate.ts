@@ -12,7 +12,7 @@ import { beyondExactCents } from '../contract/fact-shapes.ts';
  * What running a calculator can come to. Only `ok` carries a report: its JSON, in ASCII bytes (so
  * also its UTF-8; `json.toString()` for the text), inside the frame the run was asked for.
  */
-export type CalculationOutcome =
+export type RunOutcome =
   | { ok: true; json: Buffer }
   | { ok: false; failure: 'decode'; issues: InputIssue[] }
   | { ok: false; failure: 'calculation'; message: string; cause: { ruleId?: string; parameterId?: string; reason: string } }
@@ -40,13 +40,13 @@ const NO_LETS: Value[] = [];
 class Timeout extends Error {}
 
 type Executed = { ok: true; values: Value[]; records: StepRecord[]; plan: CalculatorPlan };
-type Failure = Exclude<CalculationOutcome, { ok: true }>;
+type Failure = Exclude<RunOutcome, { ok: true }>;
 
 /**
  * Decodes the facts, runs the calculator's rules in order and writes the report as JSON (parse it
  * for objects); pure apart from reading the clock for the deadline.
  */
-export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): CalculationOutcome {
+export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): RunOutcome {
   const executed = execute(plan, facts, options);
   if (!executed.ok) return executed;
   const out = reportBytes;

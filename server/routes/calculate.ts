@@ -9,7 +9,7 @@ import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
-import type { CalculationOutcome } from '../metrics.ts';
+import type { CalculationOutcomeLabel } from '../metrics.ts';
 import type { RequestedContext } from '../openapi/error-schemas.ts';
 
 /** A calculate request as the calculate front hands it over: the exchange, the calculator named in the path, the query. */
@@ -130,7 +130,7 @@ export function answerOf(services: Services, { plan, help }: Pick<CheckedCalcula
   }
 }
 
-const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
+const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcomeLabel> = {
   ok: 'ok',
   decode: 'invalid-facts',
   calculation: 'calculation-error',
