@@ -10,6 +10,13 @@ const ENGINE_INTERNALS = {
   message: 'Use the engine through its public entry, engine/index.ts.',
 };
 
+const ENGINE_OUTWARD = [
+  { group: ['**/server/**', '**/mcp/**', '**/tools/**', '**/docs-site/**', '**/bench/**'], message: 'The engine imports nothing from the service, the MCP server, the tools or the docs.' },
+  { group: KOA, message: 'The engine knows no HTTP.' },
+];
+const NOT_RUN = { group: ['**/run/**'], message: 'Reports and traces are written from what a run recorded (engine/trace/record.ts); only run/ uses them, never the other way.' };
+const NOT_REPORT = { group: ['**/report/**'], message: 'A trace is written without report templates: report/ uses trace/, never the other way.' };
+
 export default tseslint.config(
   // test/fixtures/lint holds deliberately broken modules that test/lint lints on purpose.
   // .tmp/ is scratch space, ignored by git: the docs' client examples are written there while they run.
@@ -31,15 +38,17 @@ export default tseslint.config(
   },
   {
     files: ['engine/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [],
-        patterns: [
-          { group: ['**/server/**', '**/mcp/**', '**/tools/**', '**/docs-site/**', '**/bench/**'], message: 'The engine imports nothing from the service, the MCP server, the tools or the docs.' },
-          { group: KOA, message: 'The engine knows no HTTP.' },
-        ],
-      }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: ENGINE_OUTWARD }] },
+  },
+  {
+    // Layers inside the engine: json/ writes values, trace/ writes a run's trace, report/ compiles
+    // report templates, run/ plans and runs calculators with all three. None reaches a layer above it.
+    files: ['engine/report/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ENGINE_OUTWARD, NOT_RUN] }] },
+  },
+  {
+    files: ['engine/trace/**', 'engine/json/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ENGINE_OUTWARD, NOT_RUN, NOT_REPORT] }] },
   },
   {
     files: ['server/**', 'mcp/**', 'tools/**', 'docs-site/**', 'bench/**', 'bin/**'],

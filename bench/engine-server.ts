@@ -42,7 +42,9 @@ const server = createServer((request, response) => {
       return;
     }
     const { facts } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { facts: unknown };
-    const result = calculate(catalog, { calculatorId: TAKE_HOME, jurisdiction, taxYear, facts }, 1000);
+    // Found per request, as the service finds the plan a request names.
+    const plan = catalog.find(TAKE_HOME, { jurisdiction, taxYear })!;
+    const result = calculate({ plan, facts }, 1000);
     if (result.kind !== 'ok') {
       response.writeHead(500).end();
       return;

@@ -2,6 +2,7 @@
  * The rule-pack engine: loads versioned YAML packs, checks them, and runs their calculators with
  * full traces. Knows no tax and no HTTP; everything specific lives in the packs.
  */
+export { answerFrame } from './catalog/answer-frame.ts';
 export { createCatalog, dayOfFacts, type Catalog } from './catalog/catalog.ts';
 export { calculatorEntry, calculatorFacts, factDescriptor, graphEdges, ruleDescriptor } from './catalog/descriptors.ts';
 export { factHelp } from './catalog/help.ts';
@@ -19,9 +20,9 @@ export { HELP_MODES, type CalculatorDef, type FactDef, type HelpMode, type PackD
 export { Decimal } from './money/decimal.ts';
 export { suggest } from './model/suggest.ts';
 export { reportSchemas } from './report/fields.ts';
-export { jsonText } from './report/json-text.ts';
+export { jsonText } from './json/json-text.ts';
 export { issuesFromErrors, type InputIssue } from './run/decode.ts';
-export { computeFacts, intermediatesBeforeRounding, runCalculator, type CalculationOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
+export { computeFacts, intermediatesBeforeRounding, runCalculator, type RunOutcome, type ReportFrame, type RunOptions } from './run/evaluate.ts';
 export { planWithReport, type CalculatorPlan } from './run/plan.ts';
 export { carriedValues, type CarriedValues, type Notice } from './validate/carried-values.ts';
 export { inForceDuring, valueInEffect } from './run/parameters.ts';

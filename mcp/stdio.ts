@@ -52,7 +52,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const runner =
     config.calcIsolation === 'worker'
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths, taxYears, storedYaml: storedYaml() })
-      : createInlineRunner(catalog, config.calcConcurrency);
+      : createInlineRunner(config.calcConcurrency);
   const rateLimiter = await configuredRateLimiter(config, { inFleet: false, report });
   const reportFailure = (error: unknown) => report({ level: 'error', event: 'unexpected-failure', ...describeError(error) });
   const services = createServices({ catalog, defaultTaxYear, runner, rateLimiter, config, docs: docs?.site, reportFailure });

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const runner =
     config.calcIsolation === 'worker'
       ? await startWorkerPool({ size: config.calcConcurrency, packPaths, taxYears, storedYaml: storedYaml() })
-      : createInlineRunner(catalog, config.calcConcurrency);
+      : createInlineRunner(config.calcConcurrency);
   const requestLogger = logger.child({ event: 'request' });
   const rateLimiter = await configuredRateLimiter(config, { inFleet, report: (event) => logger.info(event) });
   const app = createApp({

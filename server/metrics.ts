@@ -3,15 +3,15 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 /** Statuses that mean a limit or a deadline answered, not the calculator: counted by kind. */
 const LIMIT_STATUSES = new Set([408, 413, 429, 503, 504]);
 
-/** What became of a calculate request once its calculator was known. */
-export type CalculationOutcome = 'ok' | 'invalid-facts' | 'calculation-error' | 'timeout' | 'unavailable' | 'rate-limited' | 'busy';
+/** The `outcome` label of the calculations counter: what became of a calculate request once its calculator was known. */
+export type CalculationOutcomeLabel = 'ok' | 'invalid-facts' | 'calculation-error' | 'timeout' | 'unavailable' | 'rate-limited' | 'busy';
 
 /** The service's metrics, in one registry that the admin listener exposes in Prometheus text format. */
 export interface ServiceMetrics {
   readonly registry: Registry;
   /** One answered request: its method, route template (never the raw path), status and duration. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
-  countCalculation(calculatorId: string, outcome: CalculationOutcome): void;
+  countCalculation(calculatorId: string, outcome: CalculationOutcomeLabel): void;
   /** An answer given by a limit (408, 413, 429, 503, 504), by the error tag that says which. */
   countLimitResponse(status: number, kind: string): void;
 }

@@ -1,6 +1,6 @@
 import type { HelpMode } from '../model/pack.ts';
 import type { CalculatorPlan } from '../run/plan.ts';
-import { describeShape } from '../run/shapes.ts';
+import { describeShape } from '../contract/fact-shapes.ts';
 import type { FactHelp } from '../contract/shapes.ts';
 import { questionOf } from './descriptors.ts';
 

@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { pointerSegments } from '../json/pointer.ts';
 import { suggest } from '../model/suggest.ts';
 import { PRECOMPILED_VALIDATORS } from './precompiled-validators.ts';
 // Imported rather than read from disk, so that a bundle of the engine carries its schemas with it.
@@ -184,13 +185,9 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
   return problems;
 }
 
+/** A pointer's segments as a path into the YAML: array indexes as numbers. */
 function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+  return pointerSegments(pointer).map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
 }
 
 /** `values[0].effectivePeriod.from` from a path. */

@@ -2,11 +2,11 @@ import { ref, type JsonSchema } from '../contract/schema-type.ts';
 import type { SourceRef } from '../contract/shapes.ts';
 import type { Value } from '../expressions/values.ts';
 import type { FactDef, FactShape, LedgerComponentDef, ReportFieldTemplate, ReportObjectTemplate } from '../model/pack.ts';
-import type { ComponentResult, StepRecord } from '../run/record.ts';
-import { jsonSchemaOf } from '../run/shapes.ts';
-import { asciiBytes, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACKET, type JsonBytes } from './json-bytes.ts';
-import { jsonWriterOf } from './value-json.ts';
-import { jsonText as text } from './json-text.ts';
+import type { ComponentResult, ReportRun } from '../trace/record.ts';
+import { jsonSchemaOf } from '../contract/fact-shapes.ts';
+import { asciiBytes, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACKET, type JsonBytes } from '../json/json-bytes.ts';
+import { jsonWriterOf } from '../json/value-json.ts';
+import { jsonText as text } from '../json/json-text.ts';
 
 /** What a report template is read against: the parts of a calculator's plan it needs. */
 export interface TemplateContext {
@@ -20,14 +20,6 @@ export interface TemplateContext {
   rulePackVersion: string;
   /** The source of each parameter's value in effect for the calculation, by parameter id. */
   parameterSources: ReadonlyMap<string, SourceRef>;
-}
-
-/** One run, as a report's fields read it. */
-export interface ReportRun {
-  values: readonly Value[];
-  records: readonly StepRecord[];
-  /** Writes a step's trace node: made once per report, copied where it is referenced again. */
-  trace(step: number): void;
 }
 
 /** Writes a report object (or one field's value) of one run as JSON. */

@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../contract/schema-type.ts';
+import { pointerSegments } from '../json/pointer.ts';
 
 /** One problem with a request's input, located by its JSON path; never quotes the value received. */
 export interface InputIssue {
@@ -74,14 +75,6 @@ export function issuesFromErrors(errors: readonly ErrorObject[], prefix: readonl
     }
   }
   return issues;
-}
-
-function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Whether a text is a day of the calendar written YYYY-MM-DD: 2025-02-30 is well formed but no day. */

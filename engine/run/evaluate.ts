@@ -1,18 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import { EvaluationFailure, TableValue, type Scope, type Value } from '../expressions/values.ts';
 import { compareDecimals, isDecimal, ZERO, type Decimal } from '../money/decimal.ts';
-import { JsonBytes } from '../report/json-bytes.ts';
-import { writeReport } from '../report/write.ts';
+import { CLOSE_BRACKET, COMMA, JsonBytes, OPEN_BRACKET } from '../json/json-bytes.ts';
+import { writeReport } from '../trace/write.ts';
 import type { InputIssue } from './decode.ts';
 import type { CalculatorPlan, PlanStep } from './plan.ts';
-import type { ComponentResult, StepRecord } from './record.ts';
-import { beyondExactCents } from './shapes.ts';
+import type { ComponentResult, StepRecord } from '../trace/record.ts';
+import { beyondExactCents } from '../contract/fact-shapes.ts';
 
 /**
  * What running a calculator can come to. Only `ok` carries a report: its JSON, in ASCII bytes (so
  * also its UTF-8; `json.toString()` for the text), inside the frame the run was asked for.
  */
-export type CalculationOutcome =
+export type RunOutcome =
   | { ok: true; json: Buffer }
   | { ok: false; failure: 'decode'; issues: InputIssue[] }
   | { ok: false; failure: 'calculation'; message: string; cause: { ruleId?: string; parameterId?: string; reason: string } }
@@ -32,19 +32,21 @@ export interface ReportFrame {
 
 /** Writes every report, each into a buffer of its own (json-bytes.ts). */
 const reportBytes = new JsonBytes();
+/** Writes the derived facts of computeFacts, which are parsed at once: small, and never handed out. */
+const factBytes = new JsonBytes(1024);
 
 const NO_LETS: Value[] = [];
 
 class Timeout extends Error {}
 
 type Executed = { ok: true; values: Value[]; records: StepRecord[]; plan: CalculatorPlan };
-type Failure = Exclude<CalculationOutcome, { ok: true }>;
+type Failure = Exclude<RunOutcome, { ok: true }>;
 
 /**
  * Decodes the facts, runs the calculator's rules in order and writes the report as JSON (parse it
  * for objects); pure apart from reading the clock for the deadline.
  */
-export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): CalculationOutcome {
+export function runCalculator(plan: CalculatorPlan, facts: unknown, options: RunOptions = {}): RunOutcome {
   const executed = execute(plan, facts, options);
   if (!executed.ok) return executed;
   const out = reportBytes;
@@ -74,14 +76,29 @@ export function intermediatesBeforeRounding(plan: CalculatorPlan, facts: unknown
   return found;
 }
 
-/** Runs a calculator and returns the JSON value of every fact it read or derived, by fact id. */
+/**
+ * Runs a calculator and returns the JSON value of every fact it read or derived, by fact id. The
+ * derived values are written by the writer the API's reports use (the step's trace result), as one
+ * JSON array parsed once, so the worked examples check the very text the API sends.
+ */
 export function computeFacts(plan: CalculatorPlan, facts: unknown): { ok: true; facts: Map<string, unknown> } | Failure {
   const executed = execute(plan, facts, {});
   if (!executed.ok) return executed;
-  const out = new Map<string, unknown>();
-  for (const input of plan.inputs) out.set(input.factId, (facts as Record<string, unknown>)[input.factId]);
-  for (const step of executed.plan.steps) out.set(step.outputFact.id, step.encodeOutput(executed.values[step.outputSlot]!));
-  return { ok: true, facts: out };
+  const found = new Map<string, unknown>();
+  for (const input of plan.inputs) found.set(input.factId, (facts as Record<string, unknown>)[input.factId]);
+  const { steps } = executed.plan;
+  const out = factBytes;
+  out.reset();
+  out.byte(OPEN_BRACKET);
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index]!;
+    if (index > 0) out.byte(COMMA);
+    step.traceText.result(out, executed.values[step.outputSlot]!);
+  }
+  out.byte(CLOSE_BRACKET);
+  const derived = JSON.parse(out.bytes().toString('latin1')) as unknown[];
+  for (let index = 0; index < steps.length; index++) found.set(steps[index]!.outputFact.id, derived[index]);
+  return { ok: true, facts: found };
 }
 
 function execute(calculator: CalculatorPlan, facts: unknown, options: RunOptions, keepBeforeRounding = false): Executed | Failure {

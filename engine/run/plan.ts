@@ -2,27 +2,26 @@ import type { Evaluator } from '../expressions/compile.ts';
 import type { JsonSchema } from '../contract/schema-type.ts';
 import type { SourceRef } from '../contract/shapes.ts';
 import { renderFormula } from '../expressions/formula-render.ts';
-import type { ResolvedParameter, Value } from '../expressions/values.ts';
+import type { Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import { roundingFunction } from '../money/rounding.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { CalculatorDef, FactDef, LedgerComponentDef, PackDef, ParameterDef, ReportObjectTemplate, RuleDef } from '../model/pack.ts';
 import { compileTemplate, templateFacts, templateProblems, type ReportWriter, type TemplateProblem } from '../report/fields.ts';
-import { traceText, type TraceText } from '../report/trace-text.ts';
+import { traceText } from '../trace/text.ts';
+import type { TracedStep } from '../trace/write.ts';
 import type { CheckedPack } from '../validate/check-pack.ts';
 import { factsChecker, type InputIssue } from './decode.ts';
 import { changesWithin, resolveParameter, sourceRefOf, valueInEffect } from './parameters.ts';
-import { decoderOf, encoderOf, jsonSchemaOf } from './shapes.ts';
+import { decoderOf, jsonSchemaOf } from '../contract/fact-shapes.ts';
 
 /** One rule, ready to run inside one calculator. */
-export interface PlanStep {
+export interface PlanStep extends TracedStep {
   index: number;
   rule: RuleDef;
-  inputSlots: number[];
   outputSlot: number;
   outputFact: FactDef;
   isMoney: boolean;
-  parameters: ResolvedParameter[];
   evaluate?: Evaluator;
   letCount: number;
   letNames: readonly string[];
@@ -30,12 +29,6 @@ export interface PlanStep {
   round: (cents: Decimal) => Decimal;
   roundingName: string;
   formula: string;
-  /** Steps that provide this step's derived inputs, in the order of `requires`. */
-  childSteps: number[];
-  ruleSources: readonly SourceRef[];
-  encodeOutput: (value: Value) => unknown;
-  /** What its trace node says that is the same on every run, as JSON text. */
-  traceText: TraceText;
 }
 
 /** Everything needed to run one calculator many times, worked out once. */
@@ -126,7 +119,6 @@ export function planCalculators(checked: CheckedPack): { plans: CalculatorPlan[]
         formula,
         childSteps: [],
         ruleSources: rule.sources.map((id) => sourceRefOf(sources.get(id)!)),
-        encodeOutput: encoderOf(outputFact.shape, pack.currency),
         traceText: traceText({
           rule,
           formula,

@@ -4,7 +4,7 @@ import type { Diagnostic, DiagnosticKind, SourceLocation } from '../model/diagno
 import type { CalculatorDef, FactDef, PackDef, ParameterDef, RuleDef } from '../model/pack.ts';
 import { suggest } from '../model/suggest.ts';
 import { templateFacts } from '../report/fields.ts';
-import { staticTypeOf } from '../run/shapes.ts';
+import { staticTypeOf } from '../contract/fact-shapes.ts';
 import { checkParameterCoversYear, checkParameterValues } from './parameters.ts';
 
 /** A rule after checking: its compiled expression (when it has one and it compiled). */

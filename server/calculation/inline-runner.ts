@@ -1,4 +1,3 @@
-import type { Catalog } from '../../engine/index.ts';
 import { calculate } from './calculate.ts';
 import type { CalculationRunner } from './runner.ts';
 
@@ -9,7 +8,7 @@ import type { CalculationRunner } from './runner.ts';
  * The calculation itself never waits, so a place counts mostly while its request waits for the
  * admission verdict: the places bound the calculations queued behind a slow rate-limit store.
  */
-export function createInlineRunner(catalog: Catalog, size: number): CalculationRunner {
+export function createInlineRunner(size: number): CalculationRunner {
   let busy = 0;
   return {
     size,
@@ -25,7 +24,7 @@ export function createInlineRunner(catalog: Catalog, size: number): CalculationR
       return {
         run: async (request, budgetMs) => {
           try {
-            return calculate(catalog, request, budgetMs);
+            return calculate(request, budgetMs);
           } finally {
             release();
           }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StoredYamlFiles } from '../../engine/index.ts';
-import type { CalculationRequest, CalculationResult } from './calculate.ts';
+import { planKeyOf, type CalculationRequest, type CalculationResult } from './calculate.ts';
 import type { CalculationPlace, CalculationRunner } from './runner.ts';
 import type { WorkerJob } from './worker.ts';
 
@@ -90,7 +90,7 @@ export async function startWorkerPool(options: { size: number; packPaths: string
               replace(handle);
             }, budgetMs + graceMs);
             handle.pending = { id, resolve, timer };
-            handle.worker.postMessage({ id, request, budgetMs } satisfies WorkerJob);
+            handle.worker.postMessage({ id, plan: planKeyOf(request.plan), facts: request.facts, budgetMs } satisfies WorkerJob);
           }),
         release: () => {
           if (all.has(handle) && !closing && !idle.includes(handle)) idle.push(handle);

@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createCatalog, loadPacks, type StoredYamlFiles } from '../../engine/index.ts';
-import { calculate, type CalculationRequest } from './calculate.ts';
+import { calculate, findPlan, type PlanKey } from './calculate.ts';
 
-/** Messages the pool sends to a calculation worker. */
+/** Messages the pool sends to a calculation worker: the plan by its key, which the worker finds in its own catalog. */
 export interface WorkerJob {
   id: number;
-  request: CalculationRequest;
+  plan: PlanKey;
+  facts: unknown;
   budgetMs: number;
 }
 
@@ -17,7 +18,8 @@ if (loaded.diagnostics.length > 0 || loaded.missing.length > 0) {
 } else {
   const catalog = createCatalog(loaded.packs.flatMap((pack) => pack.plans));
   parentPort!.on('message', (job: WorkerJob) => {
-    const result = calculate(catalog, job.request, job.budgetMs);
+    const plan = findPlan(catalog, job.plan);
+    const result = plan ? calculate({ plan, facts: job.facts }, job.budgetMs) : { kind: 'unavailable' as const };
     if (result.kind !== 'ok') return parentPort!.postMessage({ type: 'result', id: job.id, result });
     // The report is a view of a larger buffer: sent as a copy of its own size, moved rather than cloned with the rest.
     const body = new Uint8Array(result.body);

@@ -9,7 +9,7 @@ import { issuesOfRequest } from '../request-issues.ts';
 import { resolveCalculator } from './calculators.ts';
 import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
-import type { CalculationOutcome } from '../metrics.ts';
+import type { CalculationOutcomeLabel } from '../metrics.ts';
 import type { RequestedContext } from '../openapi/error-schemas.ts';
 
 /** A calculate request as the calculate front hands it over: the exchange, the calculator named in the path, the query. */
@@ -87,7 +87,7 @@ export async function runCalculation(services: Services, { plan, help, facts }: 
     throw new ApiProblem({ _tag: 'CalculatorOperationTimedOut' });
   }
 
-  const result = await place.run({ calculatorId: calculator, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
+  const result = await place.run({ plan, facts }, budgetMs);
   return answerOf(services, { plan, help }, result);
 }
 
@@ -138,7 +138,7 @@ export function answerOf(services: Services, { plan, help }: Pick<CheckedCalcula
   }
 }
 
-const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcome> = {
+const OUTCOMES: Record<CalculationResult['kind'], CalculationOutcomeLabel> = {
   ok: 'ok',
   decode: 'invalid-facts',
   calculation: 'calculation-error',

@@ -112,7 +112,7 @@ export function payRunHandlers(services: Services, validators: PayRunValidators)
           // Running a calculation gives its place back.
           const held: CalculationPlace = place;
           place = undefined;
-          const result = await held.run({ calculatorId: plan.def.id, jurisdiction: plan.context.jurisdiction, taxYear: plan.context.taxYear, facts }, budgetMs);
+          const result = await held.run({ plan, facts }, budgetMs);
           try {
             item.answer = { status: 200, body: answerOf(services, item.calculation!, result) };
           } catch (error) {

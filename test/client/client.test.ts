@@ -135,7 +135,7 @@ test('a pay run against a service that does not serve them says so, and a run ov
 test('400s: undecodable facts, unknown calculator, unserved context, a calculation that cannot complete', async () => {
   // The packs plain `npm start` serves, plus one whose calculation cannot complete.
   const { catalog, defaultTaxYear } = servedPacks({ extraPaths: [ZERO_DIVISOR_PACK] });
-  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 2) } }, async (service) => {
+  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(2) } }, async (service) => {
     const client = createTaxRulesClient({ baseUrl: service.url });
     // Negative money has the right type but is not valid input.
     const decode = failure(await client.calculate('au.income-tax.annual', { taxableIncome: money(-1) }, { help: 'none' }));
@@ -199,7 +199,7 @@ test('429 with retry: the client waits what retry-after asks, then succeeds', ()
 
 test('503 and 504: capacity, admission and the calculation budget', async () => {
   const { catalog, defaultTaxYear } = servedPacks();
-  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 0) } }, async (service) => {
+  await withService({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(0) } }, async (service) => {
     const busy = failure(await createTaxRulesClient({ baseUrl: service.url }).calculate('au.pay.take-home', payFacts(nurse)));
     assert.is(busy.status, 503);
     assert.is(busy.error._tag, 'CalculatorCapacityExceeded');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Decimal } from '../../engine/money/decimal.ts';
-import { beyondExactCents, centsNumber } from '../../engine/run/shapes.ts';
+import { beyondExactCents, centsNumber } from '../../engine/contract/fact-shapes.ts';
 
 test('centsNumber gives exactly the number of every safe integer amount, by its fast or slow road', () => {
   fc.assert(

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JsonBytes } from '../../engine/report/json-bytes.ts';
+import { JsonBytes } from '../../engine/json/json-bytes.ts';
 
 // Each report is written into a buffer of its own, which grows as needed.
 

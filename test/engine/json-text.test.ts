@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Decimal } from '../../engine/money/decimal.ts';
-import { JsonBytes } from '../../engine/report/json-bytes.ts';
-import { jsonText } from '../../engine/report/json-text.ts';
-import { jsonWriterOf, writeDecimal } from '../../engine/report/value-json.ts';
+import { JsonBytes } from '../../engine/json/json-bytes.ts';
+import { jsonText } from '../../engine/json/json-text.ts';
+import { jsonWriterOf, writeDecimal } from '../../engine/json/value-json.ts';
 import type { Value } from '../../engine/expressions/values.ts';
 
 // The report writers' shortcuts, checked against JSON.stringify: what they write must parse to the

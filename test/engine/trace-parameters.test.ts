@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParameterRead, TableRow } from '../../engine/expressions/values.ts';
-import { JsonBytes } from '../../engine/report/json-bytes.ts';
-import { writeParameterEntries } from '../../engine/report/write.ts';
+import { JsonBytes } from '../../engine/json/json-bytes.ts';
+import { writeParameterEntries } from '../../engine/trace/write.ts';
 import type { PlanStep } from '../../engine/run/plan.ts';
 
 // A trace node's `parameters` object holds one entry per parameter the rule read. As with keys of a

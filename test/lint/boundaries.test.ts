@@ -32,6 +32,23 @@ test('the service may not reach inside the engine', async () => {
   assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'bench/reaches-inside.ts'), ['no-restricted-imports']);
 });
 
+test('report templates and the trace may not import the runner, which uses them', async () => {
+  assert.equal(await rulesFiredAt('engine/reaches-the-runner.ts', 'engine/report/reaches-the-runner.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('engine/reaches-the-runner.ts', 'engine/trace/reaches-the-runner.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('engine/reaches-the-runner.ts', 'engine/json/reaches-the-runner.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('engine/reaches-the-runner.ts', 'engine/catalog/reaches-the-runner.ts'), []);
+});
+
+test('the trace may not import report templates, which use it', async () => {
+  assert.equal(await rulesFiredAt('engine/reaches-the-report.ts', 'engine/trace/reaches-the-report.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('engine/reaches-the-report.ts', 'engine/run/reaches-the-report.ts'), []);
+});
+
+test('inside the engine, the outward boundaries still hold in every layer', async () => {
+  assert.equal(await rulesFiredAt('engine/knows-http.ts', 'engine/report/knows-http.ts'), ['no-restricted-imports']);
+  assert.equal(await rulesFiredAt('engine/knows-http.ts', 'engine/trace/knows-http.ts'), ['no-restricted-imports']);
+});
+
 test('the service loads the docs compiler only through import()', async () => {
   assert.equal(await rulesFiredAt('server/loads-docs-compiler.ts', 'server/loads-docs-compiler.ts'), ['@typescript-eslint/no-restricted-imports']);
   assert.equal(await rulesFiredAt('server/loads-docs-compiler.ts', 'tools/loads-docs-compiler.ts'), []);

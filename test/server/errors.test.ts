@@ -15,7 +15,7 @@ let check: ReturnType<typeof responseValidators>;
 test.before(async () => {
   // The shipped packs plus one that passes every check but divides by zero, for CalculationError.
   const { catalog, defaultTaxYear } = servedPacks({ extraPaths: [ZERO_DIVISOR_PACK] });
-  server = await startTestServer({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(catalog, 4) } });
+  server = await startTestServer({ deps: { catalog, defaultTaxYear, runner: createInlineRunner(4) } });
   check = responseValidators(await (await fetch(`${server.url}/api/docs/openapi.json`)).json());
 });
 test.after(() => server.close());

@@ -54,7 +54,7 @@ export async function startTestServer(options: { config?: Partial<ServiceConfig>
     catalog,
     ...(served.defaultTaxYear ? { defaultTaxYear: served.defaultTaxYear } : {}),
     config,
-    runner: createInlineRunner(catalog, config.calcConcurrency),
+    runner: createInlineRunner(config.calcConcurrency),
     log: (line) => logs.push(line),
     reportFailure: () => undefined,
     searchShare,

@@ -200,8 +200,7 @@ test('the rate limit admits exactly its number of items across single calls and 
 });
 
 test('the run has one budget: items it cannot finish in time are answered 504, in order after those finished', async () => {
-  const { catalog } = servedPacks();
-  const inline = createInlineRunner(catalog, 4);
+  const inline = createInlineRunner(4);
   // Each calculation takes 20 ms, as a slow worker would.
   const slow: CalculationRunner = {
     ...inline,

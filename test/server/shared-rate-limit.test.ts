@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
 import { createRateLimiter } from '../../server/limits/rate-limit.ts';
 import { connectRedisStore } from '../../server/limits/redis-store.ts';
-import { payFacts, shippedPacks } from '../helpers/packs.ts';
+import { payFacts } from '../helpers/packs.ts';
 import { redisUnavailable, startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { startTestServer } from './helpers.ts';
@@ -99,7 +99,7 @@ maybe('with Redis frozen a calculation gets 503 within its budget instead of wai
 });
 
 maybe('in the default thread mode CALC_CONCURRENCY bounds the calculations waiting for admission: one more gets 503 at once', async () => {
-  const runner = createInlineRunner(shippedPacks().catalog, 2);
+  const runner = createInlineRunner(2);
   const client = connectRedisStore(redis.url, 3000, () => undefined);
   await once(client, 'ready');
   const server = await startTestServer({ deps: { runner, rateLimiter: createRateLimiter({ max: 100, windowSeconds: 60, store: { kind: 'redis', client }, timeoutMs: 3000 }) } });

@@ -89,7 +89,7 @@ test('annual tax (in-process): ledger components, each parameter value with its 
 test('--json is byte for byte the body the service answers with', async () => {
   const { status, stdout } = await runs.get('json');
   assert.is(status, 0);
-  const served = calculate(shippedPacks().catalog, { calculatorId: 'au.income-tax.annual', jurisdiction: 'AU', taxYear: '2025-26', facts: annualFacts }, 5_000);
+  const served = calculate({ plan: shippedPacks().catalog.find('au.income-tax.annual', { jurisdiction: 'AU', taxYear: '2025-26' })!, facts: annualFacts }, 5_000);
   assert.is(served.kind, 'ok');
   assert.is(stdout, `${Buffer.from((served as { body: Uint8Array }).body).toString()}\n`);
   const body = JSON.parse(stdout);

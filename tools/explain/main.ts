@@ -3,7 +3,7 @@
  * bin/explain.js, `npm run explain --` or `tsx tools/explain/main.ts`.
  */
 import { fileURLToPath } from 'node:url';
-import { calculatorEntry, createCatalog, formatDiagnostic, jsonText, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
+import { answerFrame, createCatalog, formatDiagnostic, loadPacks, readServingDefaults, runCalculator, type CalculatorPlan } from '../../engine/index.ts';
 import { displayPath } from '../lib/paths.ts';
 import { buildsStoredYaml } from '../lib/stored-yaml.ts';
 import { usageError } from '../lib/usage.ts';
@@ -51,8 +51,8 @@ function main(argv: readonly string[]): number {
     return compare(against.plan, plan, facts.facts, options.json, againstFacts ?? factsFor(against.plan, facts.facts));
   }
 
-  // The report is the service's own JSON text: --json prints it as the API would, byte for byte.
-  const outcome = runCalculator(plan, facts.facts);
+  // The report is the service's own JSON text: --json prints it in the service's answer, byte for byte.
+  const outcome = runCalculator(plan, facts.facts, options.json ? { frame: answerFrame(plan) } : {});
   if (!outcome.ok) {
     if (outcome.failure === 'decode') {
       process.stderr.write(`explain: the facts do not decode for ${plan.def.id}:\n`);
@@ -61,7 +61,7 @@ function main(argv: readonly string[]): number {
     return 1;
   }
   if (options.json) {
-    process.stdout.write(`{"calculator":${jsonText(calculatorEntry(plan))},"diagnostics":{"_tag":"CalculationDiagnostics","graphIssues":[]},"report":${outcome.json.toString()}}\n`);
+    process.stdout.write(`${outcome.json.toString()}\n`);
   } else process.stdout.write(explanation(plan, JSON.parse(outcome.json.toString()) as Record<string, unknown>, facts.facts));
   return 0;
 }

@@ -16,3 +16,11 @@ export interface StepRecord {
   letsBeforeRounding?: Value[];
   components?: ComponentResult[];
 }
+
+/** One run, as a report's fields read it. */
+export interface ReportRun {
+  values: readonly Value[];
+  records: readonly StepRecord[];
+  /** Writes a step's trace node: made once per report, copied where it is referenced again. */
+  trace(step: number): void;
+}

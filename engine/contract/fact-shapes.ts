@@ -2,8 +2,7 @@ import { compareDecimals, Decimal, type Decimal as DecimalValue } from '../money
 import type { FactShape } from '../model/pack.ts';
 import type { StaticType } from '../expressions/compile.ts';
 import type { RecordValue, Value } from '../expressions/values.ts';
-import type { JsonSchema } from '../contract/schema-type.ts';
-import type { Money } from '../contract/shapes.ts';
+import type { JsonSchema } from './schema-type.ts';
 
 /** The largest number of cents JSON can carry exactly. */
 export const MAX_CENTS = Number.MAX_SAFE_INTEGER;
@@ -46,10 +45,6 @@ function digitCount(word: number): number {
   return count;
 }
 
-/** An amount as the API's Money object. */
-export function moneyObject(cents: DecimalValue, currency: string): Money {
-  return { _tag: 'Money', cents: centsNumber(cents), currency };
-}
 
 /** What the expression checker knows about a fact of this shape. */
 export function staticTypeOf(shape: FactShape): StaticType {
@@ -143,29 +138,6 @@ export function decoderOf(shape: FactShape): (json: unknown) => Value {
   }
 }
 
-/** Turns an engine value back into the fact's JSON form (money as a Money object of integer cents). */
-export function encoderOf(shape: FactShape, currency: string): (value: Value) => unknown {
-  switch (shape.type) {
-    case 'money':
-      return (value) => moneyObject(value as DecimalValue, currency);
-    case 'ratio':
-      return (value) => (value as Decimal).toString();
-    case 'count':
-      return (value) => (value as Decimal).toNumber();
-    case 'boolean':
-    case 'selection':
-    case 'date':
-      return (value) => value;
-    case 'record': {
-      const fields = Object.entries(shape.fields).map(([name, field]) => [name, encoderOf(field, currency)] as const);
-      return (value) => {
-        const json: Record<string, unknown> = { _tag: shape.tag };
-        for (const [name, encode] of fields) json[name] = encode((value as Record<string, Value>)[name]!);
-        return json;
-      };
-    }
-  }
-}
 
 /** A short description of the JSON a fact accepts, for help texts. */
 export function describeShape(shape: FactShape, currency: string): string {

@@ -1,8 +1,8 @@
 import { TableValue, type ResolvedParameter, type TableRow } from '../expressions/values.ts';
 import type { FactShape, RuleDef } from '../model/pack.ts';
-import { asciiBytes } from './json-bytes.ts';
-import { jsonWriterOf, type ValueWriter } from './value-json.ts';
-import { jsonText as text } from './json-text.ts';
+import { asciiBytes } from '../json/json-bytes.ts';
+import { jsonWriterOf, type ValueWriter } from '../json/value-json.ts';
+import { jsonText as text } from '../json/json-text.ts';
 
 /**
  * What a step's trace node says that is the same on every run, as JSON encoded once when the plan is

@@ -1,7 +1,7 @@
 import type { Value } from '../expressions/values.ts';
 import type { Decimal } from '../money/decimal.ts';
 import type { FactShape } from '../model/pack.ts';
-import { centsNumber } from '../run/shapes.ts';
+import { centsNumber } from '../contract/fact-shapes.ts';
 import { asciiBytes, CLOSE_BRACE, QUOTE, type JsonBytes } from './json-bytes.ts';
 import { jsonText as text } from './json-text.ts';
 

@@ -1,12 +1,29 @@
 import type { SourceRef } from '../contract/shapes.ts';
-import { RowValue, TableValue, type Value } from '../expressions/values.ts';
+import { RowValue, TableValue, type ResolvedParameter, type Value } from '../expressions/values.ts';
+import { asciiBytes, CLOSE_BRACE, COMMA, type JsonBytes } from '../json/json-bytes.ts';
+import { jsonText as text } from '../json/json-text.ts';
+import { writeDecimal } from '../json/value-json.ts';
 import { compareDecimals, isDecimal } from '../money/decimal.ts';
-import type { CalculatorPlan, PlanStep } from '../run/plan.ts';
-import type { StepRecord } from '../run/record.ts';
-import type { ReportRun } from './fields.ts';
-import { asciiBytes, CLOSE_BRACE, COMMA, type JsonBytes } from './json-bytes.ts';
-import { jsonText as text } from './json-text.ts';
-import { writeDecimal } from './value-json.ts';
+import type { ReportRun, StepRecord } from './record.ts';
+import type { TraceText } from './text.ts';
+
+/** What a trace node is written from: the parts of a plan's step the trace reads. */
+export interface TracedStep {
+  inputSlots: readonly number[];
+  outputSlot: number;
+  parameters: readonly ResolvedParameter[];
+  ruleSources: readonly SourceRef[];
+  /** Steps that provide this step's derived inputs, in the order of its rule's `requires`. */
+  childSteps: readonly number[];
+  /** What its trace node says that is the same on every run, as JSON text. */
+  traceText: TraceText;
+}
+
+/** What a report is written from: the plan's steps and its compiled report template. */
+export interface TracedPlan {
+  steps: readonly TracedStep[];
+  writeReport: (run: ReportRun, out: JsonBytes) => void;
+}
 
 const PARAMETERS = asciiBytes('},"parameters":{');
 const INTERMEDIATE = asciiBytes(',"intermediate":{');
@@ -21,7 +38,7 @@ const NODE_END = asciiBytes(']}');
  * the report refers to again is copied from where it was first written. The shapes are the
  * contract's (`CONTRACT_SCHEMAS`).
  */
-export function writeReport(plan: CalculatorPlan, values: readonly Value[], records: readonly StepRecord[], out: JsonBytes): void {
+export function writeReport(plan: TracedPlan, values: readonly Value[], records: readonly StepRecord[], out: JsonBytes): void {
   plan.writeReport(new ReportWriting(plan, values, records, out), out);
 }
 
@@ -31,7 +48,7 @@ class ReportWriting implements ReportRun {
   private readonly written: number[];
 
   constructor(
-    private readonly plan: CalculatorPlan,
+    private readonly plan: TracedPlan,
     readonly values: readonly Value[],
     readonly records: readonly StepRecord[],
     private readonly out: JsonBytes,
@@ -49,7 +66,7 @@ class ReportWriting implements ReportRun {
   }
 }
 
-function writeTraceNode(step: PlanStep, values: readonly Value[], record: StepRecord, run: ReportRun, out: JsonBytes): void {
+function writeTraceNode(step: TracedStep, values: readonly Value[], record: StepRecord, run: ReportRun, out: JsonBytes): void {
   const parts = step.traceText;
   out.piece(parts.head);
   for (let index = 0; index < parts.facts.length; index++) {
@@ -95,7 +112,7 @@ function writeTraceNode(step: PlanStep, values: readonly Value[], record: StepRe
  * so the reads are scanned again rather than gathered in a map, which every node of every report
  * would allocate.
  */
-export function writeParameterEntries(step: PlanStep, reads: StepRecord['reads'], out: JsonBytes): void {
+export function writeParameterEntries(step: TracedStep, reads: StepRecord['reads'], out: JsonBytes): void {
   const parts = step.traceText;
   let entries = 0;
   next: for (let index = 0; index < reads.length; index++) {
@@ -110,7 +127,7 @@ export function writeParameterEntries(step: PlanStep, reads: StepRecord['reads']
 }
 
 /** The step's sources: its rule's, then those of the parameter values it read that the rule does not already cite. */
-function sourcesJson(step: PlanStep, record: StepRecord): Uint8Array {
+function sourcesJson(step: TracedStep, record: StepRecord): Uint8Array {
   let sources: readonly SourceRef[] = step.ruleSources;
   // The ids of the sources added, joined: what the JSON of these sources is remembered by.
   let key = '';
