@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
 import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
 import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
-import { OPERATIONS, routePath, servedOperations, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
+import { servedOperations, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
 import { PAY_RUN_ITEM_HEAD, PAY_RUN_ITEM_ID, payRunEnvelope, payRunSchemas } from './openapi/pay-run-schemas.ts';
 import { ApiProblem, errorResponse } from './errors.ts';
 import type { AppContext, AppDeps, McpEndpointFactory, RequestState } from './context.ts';
@@ -19,39 +19,32 @@ import { createMetrics } from './metrics.ts';
 import { describeError } from './logger.ts';
 import { createQueryChecker, parseKoaQueries } from './query.ts';
 import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
-import { calculateHandler } from './routes/calculate.ts';
+import { calculateHandlers } from './routes/calculate.ts';
 import { calculatorHandlers } from './routes/calculators.ts';
 import { catalogHandlers } from './routes/catalog.ts';
 import { docsHandlers } from './routes/docs.ts';
 import { payRunHandlers } from './routes/pay-runs.ts';
 import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
 import { registerFavicon } from './favicon.ts';
-import { JSON_CONTENT_TYPE } from './routes/respond.ts';
 import { allowedMethods, registerOperations } from './routes/operations.ts';
 import { corsMiddleware } from './middleware/cors.ts';
-import { writeDeadline } from './middleware/write-deadline.ts';
-import { calculateFront } from './calculate-front.ts';
-import { EVERY_ANSWER_HEADERS, requestIdOf, requestRecorder, UNMATCHED_ROUTE } from './request-frame.ts';
+import { answerBatch } from './answer-batch.ts';
+import { requestFrame, requestRecorder } from './request-frame.ts';
 import type { Services } from './services.ts';
 
 export type { AppDeps } from './context.ts';
 
 /**
- * Builds the service's request handler from a loaded catalog and its collaborators: the calculate
- * front (server/calculate-front.ts) for the calculate route, the Koa application for every other.
- * Does not listen: `main.ts` and the tests put it on a socket.
+ * Builds the service's request handler, the Koa application, from a loaded catalog and its
+ * collaborators. Does not listen: `main.ts` and the tests put it on a socket.
  */
 export function createApp(deps: AppDeps): RequestListener {
   const services = createServices(deps);
   const app = new Koa<RequestState>();
-  app.proxy = deps.config.trustProxyHops > 0;
-  app.maxIpsCount = deps.config.trustProxyHops;
   parseKoaQueries(app);
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
   const { metrics } = services;
-  const record = requestRecorder(log, metrics);
-  const corsOrigins = new Set(deps.config.corsOrigins);
 
   /** The contract's answer to anything a request threw, counted when a limit gave it; anything unexpected is reported and hidden from the client. */
   const answerError = (error: unknown, operation: OperationSpec | undefined) => {
@@ -67,56 +60,31 @@ export function createApp(deps: AppDeps): RequestListener {
     return { status, body: JSON.stringify(body), headers };
   };
 
-  app.use(writeDeadline(deps.config.responseWriteTimeoutMs));
-  // Every request gets an id and the headers every answer carries, and one log line: id, method,
-  // route template, status and duration; no values of any kind.
-  app.use(async (ctx: AppContext, next) => {
-    const startedAt = performance.now();
-    const requestId = requestIdOf(ctx.req);
-    ctx.set('x-request-id', requestId);
-    ctx.set(EVERY_ANSWER_HEADERS);
-    try {
-      await next();
-    } finally {
-      // The route template that matched, never the raw path, which may carry values.
-      record(requestId, ctx.method, typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE, ctx.status, startedAt);
-    }
-  });
+  // Every request: its id, errors in the contract's shapes, its answer written in a batch, one log line.
+  app.use(
+    requestFrame({
+      record: requestRecorder(log, metrics),
+      answerError,
+      sendSoon: answerBatch(deps.config.answerBatchMax, reportFailure),
+      writeTimeoutMs: deps.config.responseWriteTimeoutMs,
+      reportFailure,
+    }),
+  );
 
   // Errors Koa meets outside the middleware, such as writing to a client that has gone.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (!CLIENT_GONE.has(error.code ?? '')) reportFailure(error);
   });
 
-  // Every error is answered here, in the contract's shapes.
-  app.use(async (ctx: AppContext, next) => {
-    try {
-      await next();
-    } catch (error) {
-      const { status, body, headers } = answerError(error, ctx.state.operation);
-      ctx.status = status;
-      ctx.set(headers);
-      ctx.set('content-type', JSON_CONTENT_TYPE);
-      ctx.body = body;
-    }
-  });
-
-  if (corsOrigins.size > 0) app.use(corsMiddleware(corsOrigins));
+  if (deps.config.corsOrigins.length > 0) app.use(corsMiddleware(new Set(deps.config.corsOrigins)));
 
   // Paths match exactly: no trailing slash, same case, so every path the service answers is one the
   // API description names (a near miss gets a 404 that says what was near).
   // The operations table registers the contract's routes; the viewer's files and the HTML docs are
-  // extras beside them. Calculate is answered by the front, before Koa: its router is never mounted,
-  // it only matches the path, for the front and for the 405s and near misses below.
-  const calculateRouter = new Router<RequestState>({ strict: true, sensitive: true });
+  // extras beside them.
   const router = new Router<RequestState>({ strict: true, sensitive: true });
-  const routers = [calculateRouter, router];
-  const calculateOperation = OPERATIONS.find((operation) => operation.operationId === 'runCalculator')!;
-  const calculatePath = routePath(calculateOperation);
-  calculateRouter.post(calculateOperation.operationId, calculatePath, () => {
-    throw new Error('the calculate route is answered by the calculate front, not by Koa');
-  });
-  registerOperations(router, services.operations.filter((operation) => operation !== calculateOperation), {
+  registerOperations(router, services.operations, {
+    ...calculateHandlers(services),
     ...catalogHandlers(services),
     ...calculatorHandlers(services),
     ...docsHandlers(services),
@@ -129,27 +97,15 @@ export function createApp(deps: AppDeps): RequestListener {
   registerFavicon(router);
   app.use(router.routes());
 
-  // Nothing answered: a path a router knows with another method is a 405, anything else a 404.
+  // Nothing answered: a path the router knows with another method is a 405, anything else a 404.
+  // A client gone before its answer is owed neither (the frame gives it 499).
   app.use(async (ctx: AppContext) => {
-    if (ctx.body !== undefined || ctx.status !== 404) return;
-    const allowed = allowedMethods(routers, ctx.path);
-    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(routers, ctx.path) });
+    if (ctx.body !== undefined || ctx.status !== 404 || !ctx.writable) return;
+    const allowed = allowedMethods(router, ctx.path);
+    throw new ApiProblem(allowed.length > 0 && !allowed.includes(ctx.method) ? { _tag: 'MethodNotAllowed', allow: allowed } : { _tag: 'RouteNotFound', near: nearMiss(router, ctx.path) });
   });
 
-  return calculateFront(
-    {
-      router: calculateRouter,
-      route: calculatePath,
-      calculate: calculateHandler(services),
-      record,
-      answerError: (error) => answerError(error, calculateOperation),
-      corsOrigins,
-      writeTimeoutMs: deps.config.responseWriteTimeoutMs,
-      answerBatchMax: deps.config.answerBatchMax,
-      reportFailure,
-    },
-    app.callback(),
-  );
+  return app.callback();
 }
 
 /** Where the MCP endpoint is served (API_EXTENSIONS=mcp), outside the contract's routes. */
@@ -216,8 +172,8 @@ export function createServices(deps: AppDeps): Services {
 }
 
 /** Why a path that names no route looks like one: a trailing slash or an empty segment. */
-function nearMiss(routers: readonly Router<RequestState>[], path: string): 'trailing-slash' | 'empty-segment' | undefined {
-  if (path.length > 1 && path.endsWith('/') && allowedMethods(routers, path.replace(/\/+$/, '')).length > 0) return 'trailing-slash';
+function nearMiss(router: Router<RequestState>, path: string): 'trailing-slash' | 'empty-segment' | undefined {
+  if (path.length > 1 && path.endsWith('/') && allowedMethods(router, path.replace(/\/+$/, '')).length > 0) return 'trailing-slash';
   if (path.includes('//')) return 'empty-segment';
   return undefined;
 }

@@ -61,7 +61,7 @@ export interface ServiceConfig {
   maxConnectionsPerClient: number;
   /** How long writing a response to a client may take before the connection is closed. */
   responseWriteTimeoutMs: number;
-  /** Most calculate answers written together at the end of a turn of the event loop; 1 writes each as soon as it is ready. */
+  /** Most answers written together at the end of a turn of the event loop; 1 writes each as soon as it is ready. */
   answerBatchMax: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;

@@ -29,9 +29,9 @@ const OVERSIZED: QueryProblem = {
 };
 
 /**
- * Parses a query string, in time linear in its length, for every route: the calculate front and
- * Koa's `ctx.query` (see app.ts) both read queries here. A query over QUERY_LIMITS is not parsed at
- * all: it comes back empty, carrying the problem that each route's query checker answers.
+ * Parses a query string, in time linear in its length, for every route: Koa's `ctx.query` reads
+ * queries here (see app.ts). A query over QUERY_LIMITS is not parsed at all: it comes back empty,
+ * carrying the problem that each route's query checker answers.
  */
 export function parseQuery(search: string): ParsedQuery {
   const query: ParsedQuery = Object.create(null) as ParsedQuery;

@@ -11,13 +11,31 @@ import type { Services } from '../services.ts';
 import type { CalculationResult } from '../calculation/calculate.ts';
 import type { CalculationOutcomeLabel } from '../metrics.ts';
 import type { RequestedContext } from '../openapi/error-schemas.ts';
+import type { AppContext } from '../context.ts';
+import type { OperationHandlers } from './operations.ts';
+import { JSON_CONTENT_TYPE } from './respond.ts';
 
-/** A calculate request as the calculate front hands it over: the exchange, the calculator named in the path, the query. */
+/** A calculate request as its route hands it over: the exchange, the calculator named in the path, the query. */
 export interface CalculateExchange {
   request: IncomingMessage;
   response: ServerResponse;
   calculatorId: string;
   query: ParsedQuery;
+}
+
+/** The calculate operation, answered in the request frame like every other. */
+export function calculateHandlers(services: Services): OperationHandlers {
+  const calculate = calculateHandler(services);
+  return {
+    runCalculator: async (ctx: AppContext) => {
+      const report = await calculate({ request: ctx.req, response: ctx.res, calculatorId: ctx.params.calculatorId!, query: ctx.query as ParsedQuery });
+      // No report: the client went away before its body arrived, and is owed nothing.
+      if (report === undefined) return;
+      ctx.status = 200;
+      ctx.set('content-type', JSON_CONTENT_TYPE);
+      ctx.body = report;
+    },
+  };
 }
 
 /**

@@ -31,10 +31,10 @@ export function registerOperations(router: Router<RequestState>, operations: rea
   }
 }
 
-/** The methods the routers answer for a path, GET before HEAD, or none when no route matches it. */
-export function allowedMethods(routers: readonly Router<RequestState>[], path: string): string[] {
+/** The methods the router answers for a path, GET before HEAD, or none when no route matches it. */
+export function allowedMethods(router: Router<RequestState>, path: string): string[] {
   const methods = new Set<string>();
-  for (const router of routers) for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) if (method !== 'HEAD') methods.add(method);
+  for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) if (method !== 'HEAD') methods.add(method);
   // The router answers HEAD wherever it answers GET.
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods];

@@ -6,12 +6,45 @@ import { money } from '../helpers/packs.ts';
 import { calculate, startTestServer } from './helpers.ts';
 import { rawRequest } from './raw-http.ts';
 
-// Calculate is answered before Koa (server/calculate-front.ts). These check that its answers carry
-// what Koa's middleware gives every other answer, and that it sees a request as Koa's router would.
+// Every request goes through one request frame (server/request-frame.ts): the same id, headers, log
+// line, errors and batched write for calculate as for every other route.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ANNUAL = { facts: { taxableIncome: money(9_000_000) } };
 const CALCULATE_PATH = '/api/v1/calculators/au.income-tax.annual/calculate';
+
+test('a calculate answer carries the same headers and log line as another route\'s', async () => {
+  const service = await startTestServer({ config: { corsOrigins: ['https://app.example.com'] } });
+  const origin = 'https://app.example.com';
+  try {
+    const calculated = await fetch(`${service.url}${CALCULATE_PATH}`, { method: 'POST', headers: { origin, 'content-type': 'application/json', 'x-request-id': 'calc-1' }, body: JSON.stringify(ANNUAL) });
+    const listed = await fetch(`${service.url}/api/v1/calculators`, { headers: { origin, 'x-request-id': 'list-1' } });
+    assert.is(calculated.status, 200);
+    assert.is(listed.status, 200);
+    // Header names alike; values alike but for the request id, the length and the date.
+    const VARYING = new Set(['x-request-id', 'content-length', 'date']);
+    const shape = (response: Response) => [...response.headers].map(([name, value]) => [name, VARYING.has(name) ? '*' : value]);
+    assert.equal(shape(calculated), shape(listed));
+    for (const [response, id] of [[calculated, 'calc-1'], [listed, 'list-1']] as const) {
+      assert.is(response.headers.get('x-request-id'), id);
+      assert.is(Number(response.headers.get('content-length')), (await response.arrayBuffer()).byteLength);
+    }
+    // One log line each, of the same fields, each naming its route template.
+    assert.equal(
+      service.logs.map((line) => Object.keys(line)),
+      [['requestId', 'method', 'route', 'status', 'durationMs'], ['requestId', 'method', 'route', 'status', 'durationMs']],
+    );
+    assert.equal(
+      service.logs.map(({ requestId, method, route, status }) => [requestId, method, route, status]),
+      [
+        ['calc-1', 'POST', '/api/v1/calculators/:calculatorId/calculate', 200],
+        ['list-1', 'GET', '/api/v1/calculators', 200],
+      ],
+    );
+  } finally {
+    await service.close();
+  }
+});
 
 test('a calculate answer, 200 or error, carries the request id, the headers of every answer and its length', async () => {
   const service = await startTestServer();
@@ -120,6 +153,20 @@ test('a client gone before its body arrived gets no answer, and its log line and
   }
 });
 
+test('a client gone before its body arrived gets 499 on any route that reads a body, not only calculate', async () => {
+  const service = await startTestServer({ config: { apiExtensions: new Set(['pay-runs']) } });
+  try {
+    const { socket, response } = rawRequest(service.url, `POST /api/v1/pay-runs HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"items":`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    for (let waited = 0; service.logs.length === 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.is((await response).status, 0);
+    assert.equal([service.logs[0]!.route, service.logs[0]!.status], ['/api/v1/pay-runs', 499]);
+  } finally {
+    await service.close();
+  }
+});
+
 test('a calculation that fails unexpectedly answers 503 in the calculators\' shape, reported without its message', async () => {
   const reported: unknown[] = [];
   const runner: CalculationRunner = {
@@ -143,7 +190,7 @@ test('a calculation that fails unexpectedly answers 503 in the calculators\' sha
   }
 });
 
-test('a failure of the front itself is reported, and an answer already given stands', async () => {
+test('a failure of the frame after the answer is written is reported, and the answer stands', async () => {
   const reported: unknown[] = [];
   const service = await startTestServer({
     deps: {
