@@ -77,7 +77,7 @@ export function issuesFromErrors(errors: readonly ErrorObject[], prefix: readonl
   return issues;
 }
 
-/** Whether a text is a day of the calendar written YYYY-MM-DD: 2025-02-30 is well formed but no day. */
+/** Whether a text is a day of the calendar written YYYY-MM-DD: a 30 February is well formed but no day. */
 export function isCalendarDate(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return false;

@@ -53,7 +53,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-const readsProcessTree = testOr(test, procUnavailable('the npm start drain test: the process tree'));
+const readsProcessTree = testOr(test, procUnavailable('the npm start and npm run dev stop tests: the process tree'));
 
 readsProcessTree('SIGTERM to the `npm start` process under keep-alive load: every request sent before it is answered, then everything exits 0 and the port is free', async () => {
   const npm = spawn('npm', ['start'], {
@@ -98,11 +98,7 @@ readsProcessTree('SIGTERM to the `npm start` process under keep-alive load: ever
   assert.match(output, /"event":"stopping","signal":"SIGTERM"/);
 });
 
-test('SIGTERM to the `npm run dev` process stops the server it started: everything exits and the port is free', async () => {
-  if (process.platform !== 'linux') {
-    console.log('SKIPPED: the process tree is read from /proc, which only Linux has');
-    return;
-  }
+readsProcessTree('SIGTERM to the `npm run dev` process stops the server it started: everything exits and the port is free', async () => {
   const npm = spawn('npm', ['run', 'dev'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
