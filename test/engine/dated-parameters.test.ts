@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { residentPayrollFacts } from '../helpers/payroll-conformance.ts';
 import { dayOfFacts, loadPacks, runCalculator, type CalculatorPlan, type TraceNode } from '../../engine/index.ts';
-import { money, shippedPacks, SHIPPED_PACKS } from '../helpers/packs.ts';
+import { shippedPacks, SHIPPED_PACKS } from '../helpers/packs.ts';
 
 // Parameters in effect on a date: the 2025-26 payroll pack holds the July 2025 and September 2025
 // study-loan tables, and the payment date chooses. The expected amounts are the tax office's sample
@@ -14,15 +15,7 @@ const JULY_2025 = 26000;
 const SEPTEMBER_2025 = 23400;
 
 const payroll = (year: string): CalculatorPlan => shippedPacks().catalog.find('au.payroll.withholding', { taxYear: year })!;
-const facts = (paymentDate: string, cents = 128200) => ({
-  grossPay: { _tag: 'GrossPay', amount: money(cents), period: 'weekly' },
-  paymentDate,
-  residency: 'resident',
-  tfnProvided: true,
-  taxFreeThresholdClaimed: true,
-  medicareLevyExemption: 'none',
-  studyLoan: true,
-});
+const facts = (paymentDate: string, cents = 128200) => residentPayrollFacts(paymentDate, cents, true);
 const report = (plan: CalculatorPlan, input: unknown): any => {
   const outcome = runCalculator(plan, input);
   if (!outcome.ok) throw new Error(JSON.stringify(outcome));

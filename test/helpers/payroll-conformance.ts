@@ -84,3 +84,16 @@ export function payrollLabel(item: PayrollCase & { file?: string }): string {
 export function editionOf(file: PayrollFile): string | undefined {
   return /\((\w+ \d{4}) edition\)/.exec(file.source.reference)?.[1];
 }
+
+/** The facts of a resident payee who gave a TFN, claims the tax-free threshold and no Medicare levy exemption, paid weekly. */
+export function residentPayrollFacts(paymentDate: string, cents: number, studyLoan: boolean) {
+  return {
+    grossPay: { _tag: 'GrossPay', amount: money(cents), period: 'weekly' },
+    paymentDate,
+    residency: 'resident',
+    tfnProvided: true,
+    taxFreeThresholdClaimed: true,
+    medicareLevyExemption: 'none',
+    studyLoan,
+  };
+}

@@ -78,3 +78,12 @@ export async function runToExit(env: Record<string, string>): Promise<{ code: nu
     return { code: (error as { code: number | null }).code, output: (error as { output: string }).output };
   }
 }
+
+/** The JSON lines a started service has written so far, parsed. */
+export function logLines(service: ServiceProcess): Record<string, unknown>[] {
+  return service
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+import { logLines, startService, stopService } from '../helpers/service-process.ts';
 import { drainUnderLoad } from './fleet-drain-load.ts';
 import { startLoadClient } from './load-client-process.ts';
 import { rawRequest } from './raw-http.ts';
@@ -11,14 +11,6 @@ import { rawRequest } from './raw-http.ts';
 // connections keep its workers busy and new connections keep arriving, and a worker killed while a
 // connection is on its way to it. `npm run test:fleet-drain` runs the drain under the full load.
 
-/** Log lines of a service, parsed. */
-function lines(service: ServiceProcess): Record<string, unknown>[] {
-  return service
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 const until = async (condition: () => boolean, what: string, limitMs = 30_000) => {
   for (const deadline = performance.now() + limitMs; !condition(); await new Promise((resolve) => setTimeout(resolve, 25))) {
@@ -52,7 +44,7 @@ test('SIGTERM under kept-alive connections and a stream of new ones: nothing wri
 test('a worker killed while a connection is on its way to it: that connection is closed at once, the rest answered, and the worker replaced', async () => {
   const service = await startService({ WEB_CONCURRENCY: '2', RATE_LIMIT_MAX: '0' });
   try {
-    const workers = lines(service).filter((line) => line.event === 'worker-listening');
+    const workers = logLines(service).filter((line) => line.event === 'worker-listening');
     const victim = workers[0]!.workerPid as number;
     // A stopped worker takes nothing: the connection handed to it waits, and the others go to the other worker.
     process.kill(victim, 'SIGSTOP');
@@ -64,7 +56,7 @@ test('a worker killed while a connection is on its way to it: that connection is
     const waited = (answer: Promise<number | string>) => Promise.race([answer, new Promise<string>((resolve) => setTimeout(() => resolve('still open after 5 s'), 5000))]);
     const answers = await Promise.all(requests.map((request) => waited(request.answer).then((answer) => ({ answer, afterMs: Math.round(performance.now() - killedAt) }))));
     for (const { answer, afterMs } of answers) assert.ok(answer === 200 || afterMs < 2000, `${answer} after ${afterMs} ms`);
-    await until(() => lines(service).filter((line) => line.event === 'worker-listening').length === 3, 'a replacement worker listening');
+    await until(() => logLines(service).filter((line) => line.event === 'worker-listening').length === 3, 'a replacement worker listening');
   } finally {
     await stopService(service);
   }
@@ -77,9 +69,9 @@ test('worker killed under a stream of new connections: every connection is answe
     await client.warmedUp;
     for (let kill = 0; kill < 2; kill++) {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const listening = lines(service).filter((line) => line.event === 'worker-listening');
+      const listening = logLines(service).filter((line) => line.event === 'worker-listening');
       process.kill(listening.at(-1)!.workerPid as number, 'SIGKILL');
-      await until(() => lines(service).filter((line) => line.event === 'worker-listening').length === listening.length + 1, 'a replacement worker listening');
+      await until(() => logLines(service).filter((line) => line.event === 'worker-listening').length === listening.length + 1, 'a replacement worker listening');
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     const { records } = await client.stop(3000);

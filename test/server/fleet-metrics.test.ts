@@ -2,18 +2,10 @@
 import { request as httpRequest } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+import { logLines, startService, stopService } from '../helpers/service-process.ts';
 
 // The admin listener of a fleet (WEB_CONCURRENCY=2): /metrics gathers every worker's metrics.
 
-/** Log lines of a service, parsed. */
-function lines(service: ServiceProcess): Record<string, unknown>[] {
-  return service
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 /** A GET on a connection of its own: its status. */
 function get(url: string): Promise<number> {
@@ -36,8 +28,8 @@ const until = async (condition: () => boolean, what: string) => {
 test('a fleet\'s /metrics answers at once with the requests of every worker, each series labelled with its worker', async () => {
   const service = await startService({ WEB_CONCURRENCY: '2', ADMIN_PORT: '0', RATE_LIMIT_MAX: '0' });
   try {
-    const admin = String(lines(service).find((line) => line.event === 'admin-listening')!.url);
-    const healthLines = () => lines(service).filter((line) => line.event === 'request' && line.route === '/api/health');
+    const admin = String(logLines(service).find((line) => line.event === 'admin-listening')!.url);
+    const healthLines = () => logLines(service).filter((line) => line.event === 'request' && line.route === '/api/health');
     // Each request on a connection of its own: the primary hands connections to the workers in turn.
     let sent = 0;
     for (; sent < 10 || new Set(healthLines().map((line) => line.worker)).size < 2; sent++) {

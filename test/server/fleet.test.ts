@@ -9,21 +9,13 @@ import * as assert from 'uvu/assert';
 import { procUnavailable, testOr } from '../helpers/skip.ts';
 import { readConfig } from '../../server/config.ts';
 import { money, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
-import { buildOnce, serviceEnvironment, startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
+import { buildOnce, logLines, serviceEnvironment, startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';
 
 // The service as a fleet of worker processes on one port (WEB_CONCURRENCY=2), without Redis: the
 // workers share one rate limit through the primary, a worker that dies is replaced, and SIGTERM to
 // the primary drains every worker.
 
-/** Log lines of a service, parsed. */
-function lines(service: ServiceProcess): Record<string, unknown>[] {
-  return service
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 /**
  * A POST on a connection of its own (so the primary hands each to the next worker), or on the one an
@@ -58,14 +50,14 @@ function fetchOn(agent: Agent, url: string): Promise<number> {
 
 /** Workers that answered health checks, by id, from the request log lines. */
 function healthWorkers(service: ServiceProcess): Set<unknown> {
-  return new Set(lines(service).filter((line) => line.event === 'request' && line.route === '/api/health').map((line) => line.worker));
+  return new Set(logLines(service).filter((line) => line.event === 'request' && line.route === '/api/health').map((line) => line.worker));
 }
 
 const takeHome = (url: string) => post(`${url}/api/v1/calculators/au.pay.take-home/calculate`, JSON.stringify({ facts: payFacts(165400, 'weekly', true) })).answer;
 
 /** Workers that answered calculate requests, by id, from the request log lines. */
 function answeringWorkers(service: ServiceProcess): Set<unknown> {
-  return new Set(lines(service).filter((line) => line.event === 'request' && String(line.route).endsWith('/calculate')).map((line) => line.worker));
+  return new Set(logLines(service).filter((line) => line.event === 'request' && String(line.route).endsWith('/calculate')).map((line) => line.worker));
 }
 
 const until = async (condition: () => boolean, what: string) => {
@@ -91,12 +83,12 @@ test('two workers without Redis: requests reach both, the limit is 10 in all, an
     assert.is(statuses.filter((status) => status === 429).length, 20, statuses.join(' '));
     await until(() => answeringWorkers(service).size === 2, 'request lines from both workers');
 
-    const first = lines(service).find((line) => line.event === 'worker-listening')!;
+    const first = logLines(service).find((line) => line.event === 'worker-listening')!;
     process.kill(first.workerPid as number, 'SIGKILL');
-    await until(() => lines(service).some((line) => line.event === 'worker-died' && line.worker === first.worker), 'the primary saw the worker die');
-    await until(() => lines(service).filter((line) => line.event === 'worker-listening').length === 3, 'a third worker listening');
+    await until(() => logLines(service).some((line) => line.event === 'worker-died' && line.worker === first.worker), 'the primary saw the worker die');
+    await until(() => logLines(service).filter((line) => line.event === 'worker-listening').length === 3, 'a third worker listening');
     // The fleet answers, from the new worker too (this client's limit is spent, so the answers are 429s).
-    const replacement = lines(service).filter((line) => line.event === 'worker-listening').at(-1)!.worker;
+    const replacement = logLines(service).filter((line) => line.event === 'worker-listening').at(-1)!.worker;
     for (let sent = 0; !answeringWorkers(service).has(replacement); sent++) {
       assert.ok(sent < 40, 'the new worker never answered');
       assert.is((await takeHome(service.url)).status, 429);
@@ -126,10 +118,10 @@ test('SIGTERM to the primary drains every worker: requests in flight on both are
     const answers = await Promise.all(inFlight.map((one) => one.answer));
     assert.equal(answers.map((answer) => answer.status), [200, 200]);
     assert.is(await service.exited, 0);
-    const stopped = lines(service).filter((line) => line.event === 'worker-stopped');
+    const stopped = logLines(service).filter((line) => line.event === 'worker-stopped');
     assert.equal(stopped.map((line) => line.code), [0, 0]);
     assert.equal(
-      lines(service).filter((line) => line.event === 'stopped').map((line) => line.outcome),
+      logLines(service).filter((line) => line.event === 'stopped').map((line) => line.outcome),
       ['drained', 'drained', 'drained'],
     );
     assert.is(answeringWorkers(service).size, 2);

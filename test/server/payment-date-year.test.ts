@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { money } from '../helpers/packs.ts';
+import { residentPayrollFacts } from '../helpers/payroll-conformance.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 
 // A calculator that chooses its values by a date fact takes its tax year from that date when the
@@ -8,15 +8,7 @@ import { calculate, servedPacks, startTestServer, type TestServer } from './help
 // with a study loan, withholds $260.00 under NAT 3539 July 2025 (paid 2025-07-15) and $234.00 under
 // NAT 3539 September 2025 (paid 2025-09-30); without a study loan it withholds $234.00 under NAT 1004
 // July 2024 (paid 2024-10-15) and $229.00 under NAT 1004 July 2026 (paid 2026-10-15).
-const facts = (paymentDate: string, cents: number, studyLoan: boolean) => ({
-  grossPay: { _tag: 'GrossPay', amount: money(cents), period: 'weekly' },
-  paymentDate,
-  residency: 'resident',
-  tfnProvided: true,
-  taxFreeThresholdClaimed: true,
-  medicareLevyExemption: 'none',
-  studyLoan,
-});
+const facts = residentPayrollFacts;
 
 let everything: TestServer;
 let plain: TestServer;
