@@ -17,6 +17,15 @@ const ENGINE_OUTWARD = [
 const NOT_RUN = { group: ['**/run/**'], message: 'Reports and traces are written from what a run recorded (engine/trace/record.ts); only run/ uses them, never the other way.' };
 const NOT_REPORT = { group: ['**/report/**'], message: 'A trace is written without report templates: report/ uses trace/, never the other way.' };
 
+// Folders of the service, each importing only those below it: contract/ (the API as data) at the
+// bottom; http/ (the request frame), limits/ and process/ (boot, listen, drain, fleet, logs,
+// metrics) above it; the routes' folders (catalog/, docs/, calculate/) above those; app.ts,
+// services.ts and main.ts at the top, assembling them.
+const SERVER_TOP = { group: ['**/app.ts', '**/services.ts', '**/main.ts'], message: 'Only the routes use the services (services.ts); only the entry point uses the application (app.ts).' };
+const SERVER_APP = { group: ['**/app.ts', '**/main.ts'], message: 'Routes are registered by app.ts; they never import it.' };
+const SERVER_ROUTES = { group: ['**/calculate/*', '**/catalog/*', '**/docs/*'], message: 'The request frame, the limits and the process know no route: routes are registered by app.ts.' };
+const serverLayer = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS, ...patterns] }] });
+
 export default tseslint.config(
   // test/fixtures/lint holds deliberately broken modules that test/lint lints on purpose.
   // .tmp/ is scratch space, ignored by git: the docs' client examples are written there while they run.
@@ -55,6 +64,23 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS] }],
     },
+  },
+  {
+    files: ['server/contract/**'],
+    rules: serverLayer(SERVER_TOP, SERVER_ROUTES, { group: ['**/http/*', '**/limits/*', '**/process/*'], message: 'The contract is data: it imports nothing else of the service.' }),
+  },
+  { files: ['server/http/**', 'server/limits/**', 'server/process/**'], rules: serverLayer(SERVER_TOP, SERVER_ROUTES) },
+  {
+    files: ['server/catalog/**'],
+    rules: serverLayer(SERVER_APP, { group: ['**/calculate/*', '**/docs/*'], message: 'A route folder uses no other route folder (only calculate/ finds calculators through catalog/).' }),
+  },
+  {
+    files: ['server/docs/**'],
+    rules: serverLayer(SERVER_APP, { group: ['**/calculate/*', '**/catalog/*'], message: 'A route folder uses no other route folder (only calculate/ finds calculators through catalog/).' }),
+  },
+  {
+    files: ['server/calculate/**'],
+    rules: serverLayer(SERVER_APP, { group: ['**/docs/*'], message: 'Calculations know nothing of the documentation routes.' }),
   },
   {
     // A boot serves the docs from the build's snapshot; the compiler behind docs-site/index.ts (the

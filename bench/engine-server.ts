@@ -1,7 +1,7 @@
 /**
  * A bare node:http server that answers the take-home calculate route with the service's own
  * calculation (`calculate`, the same engine, packs and response body) and the headers captured from
- * the service, its answers written in batches as the service writes them (server/answer-batch.ts),
+ * the service, its answers written in batches as the service writes them (server/http/answer-batch.ts),
  * and nothing else: no framework, limits, logs or metrics. What any request path around today's
  * engine could reach at best, beside the replay server, which computes nothing.
  *
@@ -9,9 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { answerBatch } from '../server/answer-batch.ts';
-import { calculate } from '../server/calculation/calculate.ts';
-import { DEFAULT_CONFIG } from '../server/config.ts';
+import { answerBatch } from '../server/http/answer-batch.ts';
+import { calculate } from '../server/calculate/calculation.ts';
+import { DEFAULT_CONFIG } from '../server/process/config.ts';
 import { loadShipped, TAKE_HOME } from './lib/packs.ts';
 import type { CapturedResponse } from './replay-server.ts';
 

@@ -1,6 +1,6 @@
-import type { McpEndpointFactory } from '../server/context.ts';
+import type { McpEndpointFactory } from '../server/services.ts';
 import { requestClientKey } from '../server/limits/client.ts';
-import { readRouteBody } from '../server/middleware/body.ts';
+import { readRouteBody } from '../server/http/body.ts';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpServer } from './protocol.ts';
 import { mcpTools } from './tools.ts';

@@ -6,14 +6,15 @@
  * Run through bin/tax-rules-mcp.js (`npx tax-rules-mcp`).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createServices } from '../server/app.ts';
-import { BootFailure, loadDocs, PACKS_DIR, storedYaml } from '../server/boot.ts';
-import { createInlineRunner } from '../server/calculation/inline-runner.ts';
-import { startWorkerPool } from '../server/calculation/worker-pool.ts';
-import { ConfigError, readConfig } from '../server/config.ts';
+import { createServices } from '../server/services.ts';
+import { BootFailure, loadDocs, storedYaml } from '../server/process/boot.ts';
+import { PACKS_DIR } from '../server/project-paths.ts';
+import { createInlineRunner } from '../server/calculate/inline-runner.ts';
+import { startWorkerPool } from '../server/calculate/worker-pool.ts';
+import { ConfigError, readConfig } from '../server/process/config.ts';
 import { configuredRateLimiter } from '../server/limits/rate-limit.ts';
-import { describeError } from '../server/logger.ts';
-import { loadServed } from '../server/serving.ts';
+import { describeError } from '../server/process/logger.ts';
+import { loadServed } from '../server/process/served-catalog.ts';
 import { createMcpServer } from './protocol.ts';
 import { mcpTools } from './tools.ts';
 
@@ -55,7 +56,7 @@ async function main(argv: readonly string[]): Promise<void> {
       : createInlineRunner(config.calcConcurrency);
   const rateLimiter = await configuredRateLimiter(config, { inFleet: false, report });
   const reportFailure = (error: unknown) => report({ level: 'error', event: 'unexpected-failure', ...describeError(error) });
-  const services = createServices({ catalog, defaultTaxYear, runner, rateLimiter, config, docs: docs?.site, reportFailure });
+  const services = createServices({ catalog, defaultTaxYear, runner, rateLimiter, config, docs: docs?.site });
   const server = createMcpServer(mcpTools(services, reportFailure), { client: STDIO_CLIENT });
   // The client ends the server by closing its standard input.
   process.stdin.once('end', () => void server.close());

@@ -4,12 +4,12 @@ import { factsFor } from '../tools/explain/select.ts';
 import { comparisonText } from '../tools/explain/comparison-text.ts';
 import { explanation } from '../tools/explain/explanation.ts';
 import { HELP_MODES, type CalculatorPlan, type JsonSchema } from '../engine/index.ts';
-import { calculatorsById } from '../server/openapi/calculator-pairs.ts';
-import { ApiProblem, errorResponse } from '../server/errors.ts';
-import { checkedQuery } from '../server/query.ts';
-import { issuesOfRequest } from '../server/request-issues.ts';
-import { resolveCalculator } from '../server/routes/calculators.ts';
-import { checkCalculation, runCalculation } from '../server/routes/calculate.ts';
+import { calculatorsById } from '../server/contract/calculator-pairs.ts';
+import { ApiProblem, errorResponse } from '../server/contract/errors.ts';
+import { checkedQuery } from '../server/http/query.ts';
+import { issuesOfRequest } from '../server/calculate/request-issues.ts';
+import { resolveCalculator } from '../server/catalog/calculators.ts';
+import { checkCalculation, runCalculation } from '../server/calculate/route.ts';
 import type { Services } from '../server/services.ts';
 
 /** Who is calling, and since when: the rate limit's client key, and the arrival its budget runs from (now, for each call, when not given). */

@@ -2,7 +2,7 @@
 // Builds what `npm start` runs: the service and its calculation worker, bundled under dist/, so
 // that production starts plain node on code that needs no transpiler and loads a few files instead
 // of hundreds of modules; and the work a boot would otherwise repeat on every start, done once here
-// from the repository (see server/boot.ts for how a boot checks that it is still current).
+// from the repository (see server/process/boot.ts for how a boot checks that it is still current).
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +65,7 @@ const bundleOptions = {
   // dist/ sits one folder below the root, as server/ does, so paths the server works out from its
   // own location (the packs, the docs) mean the same from the bundle. The workers (calculations,
   // and the docs compile a boot falls back on) keep their names beside the bundle for the same reason.
-  entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculation/worker.ts', 'docs-compile-entry': 'server/docs-compile.ts' },
+  entryPoints: { server: 'server/main.ts', 'worker-entry': 'server/calculate/worker.ts', 'docs-compile-entry': 'server/process/docs-compile.ts' },
   outdir,
   bundle: true,
   // What the boot imports only when it needs it (the Markdown parser, the MCP endpoint and its SDK)
@@ -110,29 +110,30 @@ await build({
 
 
 const engine = await tsImport('../engine/index.ts', import.meta.url);
-const boot = await tsImport('../server/boot.ts', import.meta.url);
-const serving = await tsImport('../server/serving.ts', import.meta.url);
+const paths = await tsImport('../server/project-paths.ts', import.meta.url);
+const boot = await tsImport('../server/process/boot.ts', import.meta.url);
+const serving = await tsImport('../server/process/served-catalog.ts', import.meta.url);
 
 // The shipped packs' YAML, parsed once here instead of on every boot: what each file's parse found,
 // filed by the digest of its text (see engine/load/stored-yaml.ts). A file with problems is not
 // stored; the service parses it, and reports them, at boot. The worked examples, which only the
 // tools read, are stored apart, so that a boot does not read their parses.
 const servedFiles = {};
-engine.loadPacks([boot.PACKS_DIR], { examples: false, storeYamlInto: servedFiles });
-engine.readServingDefaults([boot.PACKS_DIR], { storeYamlInto: servedFiles });
-engine.writeStoredYaml(boot.STORED_YAML, servedFiles);
+engine.loadPacks([paths.PACKS_DIR], { examples: false, storeYamlInto: servedFiles });
+engine.readServingDefaults([paths.PACKS_DIR], { storeYamlInto: servedFiles });
+engine.writeStoredYaml(paths.STORED_YAML, servedFiles);
 const exampleFiles = {};
-engine.loadPacks([boot.PACKS_DIR], { storedYaml: servedFiles, storeYamlInto: exampleFiles });
-engine.writeStoredYaml(boot.STORED_EXAMPLES_YAML, exampleFiles);
+engine.loadPacks([paths.PACKS_DIR], { storedYaml: servedFiles, storeYamlInto: exampleFiles });
+engine.writeStoredYaml(paths.STORED_EXAMPLES_YAML, exampleFiles);
 
 // The documentation, compiled from the Markdown and the reference pages of the tax years plain
 // `npm start` serves (another choice of years compiles its own at boot). Broken packs or pages are
 // not the build's to report: the service reports them, in full, at boot.
 try {
-  const served = serving.loadServed([boot.PACKS_DIR], { taxYears: null, defaultTaxYear: null });
+  const served = serving.loadServed([paths.PACKS_DIR], { taxYears: null, defaultTaxYear: null });
   const snapshot = await boot.compileDocs(served.catalog);
   mkdirSync(outdir, { recursive: true });
-  writeFileSync(boot.DOCS_SNAPSHOT, JSON.stringify(snapshot));
+  writeFileSync(paths.DOCS_SNAPSHOT, JSON.stringify(snapshot));
 } catch (error) {
   process.stderr.write(`build: no documentation snapshot (${error instanceof Error ? error.constructor.name : 'error'}); the service will compile the documentation at boot and report the problem\n`);
 }

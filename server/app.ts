@@ -1,38 +1,37 @@
 import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { createSchemaCompiler } from './openapi/validation.ts';
-import { buildOpenApiDocument } from './openapi/document.ts';
-import { calculatorsById, exampleRequest } from './openapi/calculator-pairs.ts';
-import { calculatorRunRequestSchema, catalogValues, componentSchemas } from './openapi/components.ts';
-import { JURISDICTION_QUERY, servedParameter, TAX_YEAR_QUERY } from './openapi/parameters.ts';
-import { servedOperations, UNEXPECTED_FAILURE, type OperationSpec } from './openapi/operations.ts';
-import { PAY_RUN_ITEM_HEAD, PAY_RUN_ITEM_ID, payRunEnvelope, payRunSchemas } from './openapi/pay-run-schemas.ts';
-import { ApiProblem, errorResponse } from './errors.ts';
-import type { AppContext, AppDeps, McpEndpointFactory, RequestState } from './context.ts';
-import { createClientShare, SEARCH_SHARE } from './limits/client-share.ts';
-import { monitorEventLoop } from './limits/load.ts';
-import { createSendingBudget, LARGE_BODIES } from './limits/sending-budget.ts';
-import { createRateLimiter } from './limits/rate-limit.ts';
-import { createMetadata } from './metadata.ts';
-import { createMetrics } from './metrics.ts';
-import { describeError } from './logger.ts';
-import { createQueryChecker, parseKoaQueries } from './query.ts';
-import { apiDocsHandlers, registerApiDocsAssets } from './routes/api-docs.ts';
-import { calculateHandlers } from './routes/calculate.ts';
-import { calculatorHandlers } from './routes/calculators.ts';
-import { catalogHandlers } from './routes/catalog.ts';
-import { docsHandlers } from './routes/docs.ts';
-import { payRunHandlers } from './routes/pay-runs.ts';
-import { registerDocsHtmlRoutes } from './routes/docs-html.ts';
-import { registerFavicon } from './favicon.ts';
-import { allowedMethods, registerOperations } from './routes/operations.ts';
-import { corsMiddleware } from './middleware/cors.ts';
-import { answerBatch } from './answer-batch.ts';
-import { requestFrame, requestRecorder } from './request-frame.ts';
-import type { Services } from './services.ts';
+import { UNEXPECTED_FAILURE, type OperationSpec } from './contract/operations.ts';
+import { ApiProblem, errorResponse } from './contract/errors.ts';
+import type { AppContext, RequestState } from './http/context.ts';
+import { describeError } from './process/logger.ts';
+import { parseKoaQueries } from './http/query.ts';
+import { apiDocsHandlers, registerApiDocsAssets } from './docs/api-docs.ts';
+import { calculateHandlers } from './calculate/route.ts';
+import { calculatorHandlers } from './catalog/calculators.ts';
+import { catalogHandlers } from './catalog/listings.ts';
+import { docsHandlers } from './docs/content.ts';
+import { payRunHandlers } from './calculate/pay-runs.ts';
+import { registerDocsHtmlRoutes } from './docs/html-pages.ts';
+import { registerFavicon } from './docs/favicon.ts';
+import { allowedMethods, registerOperations } from './http/routing.ts';
+import { corsMiddleware } from './http/cors.ts';
+import { answerBatch } from './http/answer-batch.ts';
+import { requestFrame, requestRecorder, type RequestLogLine } from './http/request-frame.ts';
+import { createServices, type McpEndpointFactory, type ServiceDeps, type Services } from './services.ts';
 
-export type { AppDeps } from './context.ts';
+/** What the application is built from: the services' parts, and where it reports. */
+export interface AppDeps extends ServiceDeps {
+  log?: (line: RequestLogLine) => void;
+  /** Where unexpected failures are reported (name and stack only); defaults to stderr. */
+  reportFailure?: (error: unknown) => void;
+  /**
+   * What answers /mcp when API_EXTENSIONS names mcp; by default mcp/http.ts's, loaded then. Tests
+   * that load the service through a require hook pass the one they loaded: an import() there would
+   * load a second copy of the engine, whose values the first copy's plans do not recognise.
+   */
+  mcpEndpoint?: McpEndpointFactory;
+}
 
 /**
  * Builds the service's request handler, the Koa application, from a loaded catalog and its
@@ -125,51 +124,6 @@ function registerMcpEndpoint(router: Router<RequestState>, services: Services, r
 
 /** Socket errors that only say the client went away: nothing to report. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
-
-/** Everything the routes use, from what the app is built from; the MCP server over stdio (mcp/stdio.ts) uses it too. */
-export function createServices(deps: AppDeps): Services {
-  const values = catalogValues(deps.catalog, deps.defaultTaxYear);
-  if (!values.taxYears.includes(values.defaultTaxYear)) {
-    throw new Error(`the default tax year must be one of the catalog's tax years (${values.taxYears.join(', ')})`);
-  }
-  const operations = servedOperations(deps.config.apiExtensions);
-  const payRuns = deps.config.apiExtensions.has('pay-runs');
-  const components = componentSchemas(deps.catalog, values);
-  if (payRuns) Object.assign(components, payRunSchemas(deps.catalog, deps.config.payRunMaxItems, (facts) => calculatorRunRequestSchema(facts, values)));
-  const compile = createSchemaCompiler(components);
-  const checkers = new Map(
-    operations.map((operation) => [operation.operationId, createQueryChecker(operation.query.map((parameter) => servedParameter(parameter, values)), compile)]),
-  );
-  const examples = calculatorsById(deps.catalog).flatMap((plan) => {
-    const example = exampleRequest(plan);
-    return example ? [[plan.def.id, example] as const] : [];
-  });
-  const document = buildOpenApiDocument(components, values, Object.fromEntries(examples), operations);
-  return {
-    operations,
-    payRun: payRuns ? { envelope: compile(payRunEnvelope(components.PayRunRequest!)), itemHead: compile(PAY_RUN_ITEM_HEAD), itemId: compile(PAY_RUN_ITEM_ID) } : undefined,
-    catalog: deps.catalog,
-    defaultTaxYear: values.defaultTaxYear,
-    config: deps.config,
-    metadata: deps.metadata ?? createMetadata(deps.catalog),
-    runner: deps.runner,
-    metrics: deps.metrics ?? createMetrics(),
-    load: deps.load ?? monitorEventLoop(deps.config.maxEventLoopDelayMs),
-    rateLimiter: deps.rateLimiter ?? createRateLimiter({ max: deps.config.rateLimitMax, windowSeconds: deps.config.rateLimitWindowSeconds }),
-    docs: deps.docs,
-    searchShare: deps.searchShare ?? createClientShare(SEARCH_SHARE),
-    sendingBudget: deps.sendingBudget ?? createSendingBudget(LARGE_BODIES),
-    queryChecker: (operationId) => {
-      const checker = checkers.get(operationId);
-      if (!checker) throw new Error(`no operation ${operationId}`);
-      return checker;
-    },
-    // The facts are decoded later, by the calculator's own schema; here they need only be an object.
-    validateRunRequest: compile(calculatorRunRequestSchema({ type: 'object', 'x-expected': 'an object of calculator facts' }, values)),
-    wellFormed: { jurisdiction: compile(JURISDICTION_QUERY.schema), taxYear: compile(TAX_YEAR_QUERY.schema) },
-    openApiJson: JSON.stringify(document),
-  };
-}
 
 /** Why a path that names no route looks like one: a trailing slash or an empty segment. */
 function nearMiss(router: Router<RequestState>, path: string): 'trailing-slash' | 'empty-segment' | undefined {

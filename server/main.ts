@@ -1,20 +1,21 @@
 import cluster from 'node:cluster';
 import type { AddressInfo, Server } from 'node:net';
-import { createAdminServer, type Readiness } from './admin.ts';
+import { createAdminServer, type Readiness } from './process/admin.ts';
 import { createApp } from './app.ts';
-import { BootFailure, loadDocs, PACKS_DIR, storedYaml } from './boot.ts';
-import { createInlineRunner } from './calculation/inline-runner.ts';
-import { startWorkerPool } from './calculation/worker-pool.ts';
-import { ConfigError, readConfig } from './config.ts';
-import { makeDrainable } from './drain.ts';
-import { takeConnectionsFromPrimary } from './connection-handoff.ts';
-import { onDrainRequest, runPrimary, shareWorkerMetrics } from './fleet.ts';
+import { BootFailure, loadDocs, storedYaml } from './process/boot.ts';
+import { PACKS_DIR } from './project-paths.ts';
+import { createInlineRunner } from './calculate/inline-runner.ts';
+import { startWorkerPool } from './calculate/worker-pool.ts';
+import { ConfigError, readConfig } from './process/config.ts';
+import { makeDrainable } from './process/drain.ts';
+import { takeConnectionsFromPrimary } from './process/connection-handoff.ts';
+import { onDrainRequest, runPrimary, shareWorkerMetrics } from './process/fleet.ts';
 import { configuredRateLimiter } from './limits/rate-limit.ts';
-import { createListeningServer } from './listen.ts';
-import { createLogger, describeError, exitAfterLogs, SECOND_SIGNAL_LOG_WAIT_MS } from './logger.ts';
-import { createMetrics } from './metrics.ts';
-import { onStopSignals, signalExitCode, type StopSignal } from './signals.ts';
-import { loadServed } from './serving.ts';
+import { createListeningServer } from './process/listen.ts';
+import { createLogger, describeError, exitAfterLogs, SECOND_SIGNAL_LOG_WAIT_MS } from './process/logger.ts';
+import { createMetrics } from './process/metrics.ts';
+import { onStopSignals, signalExitCode, type StopSignal } from './process/signals.ts';
+import { loadServed } from './process/served-catalog.ts';
 
 // In a fleet every line says which worker wrote it, request lines included.
 const logger = cluster.isWorker ? createLogger().child({ worker: cluster.worker!.id }) : createLogger();

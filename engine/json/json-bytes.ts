@@ -1,13 +1,13 @@
 /**
  * JSON written straight into bytes, for reports: the fixed text of a report (keys, titles, formulas,
  * sources) is encoded once, when the plan is built, and a run copies those pieces and writes its
- * numbers between them. Reports used to be joined as strings and encoded afterwards, and V8 then had
- * to walk the joined pieces to flatten them: that walk alone was a tenth of a busy service's time.
+ * numbers between them. Strings joined and encoded afterwards make V8 walk the joined pieces to
+ * flatten them, a large share of a busy service's time (bench/README.md, "Figures behind the code").
  *
  * Each text gets a buffer of its own, as large as the largest text the writer has written, and is
- * handed out as a view of it: no copy at the end, and almost never a copy on the way. (Writing
- * reports one after another into shared 64 KB slabs, as Node's own pool does for small buffers, made
- * each new slab a fresh mapping whose pages faulted as they were written.)
+ * handed out as a view of it: no copy at the end, and almost never a copy on the way. Shared slabs,
+ * as Node's own pool uses for small buffers, would make each new slab a fresh mapping whose pages
+ * fault as they are written.
  *
  * Everything written is ASCII (see `jsonText`), so the bytes are the text's UTF-8 and its latin1.
  */

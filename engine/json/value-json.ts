@@ -62,8 +62,8 @@ export function jsonWriterOf(shape: FactShape, currency: string): ValueWriter {
 
 /**
  * A decimal as a JSON string. Its text is digits, a sign, a point and an exponent, none of which
- * JSON escapes, so it is quoted as it is: reports write many, and `jsonText` on each was about a
- * twentieth of a traced calculation.
+ * JSON escapes, so it is quoted as it is: reports write many, and escaping each costs a measurable
+ * share of a traced calculation (bench/README.md, "Figures behind the code").
  */
 export function writeDecimal(out: JsonBytes, value: Decimal): void {
   out.byte(QUOTE);

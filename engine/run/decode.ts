@@ -37,7 +37,8 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
 
 /**
  * Checks facts against a schema, compiled the first time facts are checked: compiling every
- * calculator's schema when the packs load was a tenth of a service's boot. No issues means valid.
+ * calculator's schema when the packs load costs a boot a measurable share (bench/README.md,
+ * "Figures behind the code"). No issues means valid.
  */
 export function factsChecker(schema: JsonSchema): (facts: unknown) => InputIssue[] {
   let validate: ValidateFunction | undefined;

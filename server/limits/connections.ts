@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorResponse } from '../errors.ts';
+import { errorResponse } from '../contract/errors.ts';
 import { clientKey } from './client.ts';
 
 /** How long a refused connection is read and discarded before it is closed, so the refusal is not lost to a reset. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { DEFAULT_CONFIG, type ServiceConfig } from '../config.ts';
+import { DEFAULT_CONFIG, type ServiceConfig } from '../process/config.ts';
 import type { StoreEvent } from './redis-store.ts';
 
 /**

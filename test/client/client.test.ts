@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTaxRulesClient, type CalculateResult, type CalculatorId, type FactsOf } from '@tax-rules-api/client';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
 import { servedPacks, startTestServer, type TestServer } from '../server/helpers.ts';
 
 // The client against real listening services: every calculator, and every error it can meet. Two it

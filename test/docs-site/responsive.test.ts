@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadDocs } from '../../server/boot.ts';
+import { loadDocs } from '../../server/process/boot.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 

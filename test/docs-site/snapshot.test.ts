@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { docsInputsDigest } from '../../docs-site/snapshot.ts';
-import { loadDocs, projectDocsOptions } from '../../server/boot.ts';
+import { loadDocs, projectDocsOptions } from '../../server/process/boot.ts';
 import { compiledProjectDocs } from '../helpers/docs.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadPacks } from '../../engine/index.ts';
-import { loadCatalog } from '../../server/boot.ts';
+import { loadCatalog } from '../../server/process/boot.ts';
 import { FIXTURE_PACKS, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 
 // A service reads a pack without its worked examples (it never runs them, and a year's published

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../engine/index.ts';
 import type { DocsSite } from '../../docs-site/index.ts';
 import { docsInputsDigest, openStoredDocsSite, type StoredDocsSnapshot } from '../../docs-site/snapshot.ts';
-import { compileDocs, projectDocsOptions } from '../../server/boot.ts';
+import { compileDocs, projectDocsOptions } from '../../server/process/boot.ts';
 
 /** Compilations of the project's documentation, by the digest of what they were compiled from. */
 const compilations = new Map<string, Promise<StoredDocsSnapshot>>();

@@ -63,6 +63,28 @@ test('the MCP server may not reach inside the engine', async () => {
   assert.equal(await rulesFiredAt('server/reaches-inside.ts', 'mcp/reaches-inside.ts'), ['no-restricted-imports']);
 });
 
+test("the service's folders import only those below them: contract, then the frame, limits and process, then the routes", async () => {
+  const restricted = ['no-restricted-imports'];
+  for (const folder of ['contract', 'http', 'limits', 'process']) {
+    assert.equal(await rulesFiredAt('server/reaches-a-route.ts', `server/${folder}/reaches-a-route.ts`), restricted, `${folder} importing a route`);
+    assert.equal(await rulesFiredAt('server/reaches-the-services.ts', `server/${folder}/reaches-the-services.ts`), restricted, `${folder} importing the services`);
+  }
+  assert.equal(await rulesFiredAt('server/reaches-the-frame.ts', 'server/contract/reaches-the-frame.ts'), restricted);
+  for (const folder of ['process', 'limits', 'catalog', 'docs', 'calculate']) assert.equal(await rulesFiredAt('server/reaches-the-frame.ts', `server/${folder}/reaches-the-frame.ts`), [], folder);
+  for (const folder of ['catalog', 'docs', 'calculate']) {
+    assert.equal(await rulesFiredAt('server/reaches-the-services.ts', `server/${folder}/reaches-the-services.ts`), [], folder);
+    assert.equal(await rulesFiredAt('server/reaches-the-app.ts', `server/${folder}/reaches-the-app.ts`), restricted, folder);
+  }
+  // Route folders use no other route folder, except that calculate/ finds calculators through catalog/.
+  assert.equal(await rulesFiredAt('server/reaches-the-docs-routes.ts', 'server/catalog/reaches-the-docs-routes.ts'), restricted);
+  assert.equal(await rulesFiredAt('server/reaches-the-docs-routes.ts', 'server/calculate/reaches-the-docs-routes.ts'), restricted);
+  assert.equal(await rulesFiredAt('server/reaches-a-route.ts', 'server/catalog/reaches-a-route.ts'), restricted);
+  assert.equal(await rulesFiredAt('server/reaches-a-route.ts', 'server/docs/reaches-a-route.ts'), restricted);
+  assert.equal(await rulesFiredAt('server/reaches-the-docs-routes.ts', 'server/app.ts'), []);
+  // The engine's boundary holds in every folder of the service.
+  for (const folder of ['contract', 'http', 'calculate', 'docs']) assert.equal(await rulesFiredAt('server/reaches-inside.ts', `server/${folder}/reaches-inside.ts`), restricted, folder);
+});
+
 /** The messages of the lint rules that fired on fixtures linted where they lie. */
 async function messagesOf(...fixtureFiles: string[]): Promise<{ ruleId: string | null; message: string }[]> {
   const results = await eslint.lintFiles(fixtureFiles.map((file) => join(fixtures, file)));

@@ -2,7 +2,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mcpEndpoint } from '../../mcp/http.ts';
-import type { ServiceConfig } from '../../server/config.ts';
+import type { ServiceConfig } from '../../server/process/config.ts';
 import { projectDocsSite } from '../helpers/docs.ts';
 import { payFacts } from '../helpers/packs.ts';
 import { servedPacks, startTestServer, type TestServer } from '../server/helpers.ts';

@@ -2,7 +2,7 @@ import { request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN_LIMITS, createAdminServer } from '../../server/admin.ts';
+import { ADMIN_LIMITS, createAdminServer } from '../../server/process/admin.ts';
 
 // Connections that dribble header lines to the admin port, from one address and from many, must not
 // keep an orchestrator's /livez out, and each is cut off soon after its head is overdue. Linux

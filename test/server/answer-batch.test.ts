@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { answerBatch } from '../../server/answer-batch.ts';
+import { answerBatch } from '../../server/http/answer-batch.ts';
 
 const turnEnds = () => new Promise<void>((resolve) => setImmediate(resolve));
 

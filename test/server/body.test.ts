@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BodyReadFailure, readBody } from '../../server/middleware/body.ts';
+import { BodyReadFailure, readBody } from '../../server/http/body.ts';
 
 // readBody on real sockets, with a body that has arrived whole by the time it is read and with one
 // still arriving: the same bytes either way, and the same limit.

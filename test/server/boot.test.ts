@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BootFailure, loadCatalog } from '../../server/boot.ts';
+import { BootFailure, loadCatalog } from '../../server/process/boot.ts';
 import { SHIPPED_PACKS } from '../helpers/packs.ts';
 
 // The API publishes closed enumerations (source kinds, rounding names, ledger effects, help modes…)

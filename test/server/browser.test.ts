@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { testOr } from '../helpers/skip.ts';
-import { loadDocs } from '../../server/boot.ts';
+import { loadDocs } from '../../server/process/boot.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 

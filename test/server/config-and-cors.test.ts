@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, DEFAULT_CONFIG, readConfig } from '../../server/config.ts';
+import { ConfigError, DEFAULT_CONFIG, readConfig } from '../../server/process/config.ts';
 import { payFacts } from '../helpers/packs.ts';
 import { startTestServer } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import { ANSWERING_FOLDERS, BASELINE_FILE, CONTRACT_CALCULATORS, BASELINE_PATH_I
 // sent to the service `npm start` runs and its answer's digest compared with the recorded one.
 // Whether the recording is what it claims to be (answers of the code it names) is checked against the
 // repository's history. A deliberate change to the contract's answers is recorded again with
-// `npx tsx test/server/record-contract-answers.ts` once the change is committed, and the new baseline
+// `npx tsx scripts/record-contract-answers.ts` once the change is committed, and the new baseline
 // committed on its own.
 
 const baseline = readBaseline();

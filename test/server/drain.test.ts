@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeDrainable } from '../../server/drain.ts';
+import { makeDrainable } from '../../server/process/drain.ts';
 import { money } from '../helpers/packs.ts';
 import { startKeepAliveLoad } from './keep-alive-load.ts';
 import { startTestServer } from './helpers.ts';

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
-import type { MetadataSource } from '../../server/metadata.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
+import type { MetadataSource } from '../../server/catalog/metadata.ts';
 import { payFacts, money } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';

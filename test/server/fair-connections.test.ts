@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/process/config.ts';
 import { connectionCounts } from '../../server/limits/connections.ts';
 import { createSendingBudget } from '../../server/limits/sending-budget.ts';
 import { money, payFacts } from '../helpers/packs.ts';

@@ -7,7 +7,7 @@ import { delimiter } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { procUnavailable, testOr } from '../helpers/skip.ts';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/process/config.ts';
 import { money, payFacts, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { buildOnce, logLines, serviceEnvironment, startService, stopService, type ServiceProcess } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';

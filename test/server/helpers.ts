@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from '../../server/app.ts';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
-import { DEFAULT_CONFIG, type ServiceConfig } from '../../server/config.ts';
-import type { RequestLogLine } from '../../server/context.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
+import { DEFAULT_CONFIG, type ServiceConfig } from '../../server/process/config.ts';
+import type { RequestLogLine } from '../../server/http/request-frame.ts';
 import { createClientShare } from '../../server/limits/client-share.ts';
-import { createListeningServer } from '../../server/listen.ts';
-import { loadServingDefaults, resolveServing, type Served } from '../../server/serving.ts';
+import { createListeningServer } from '../../server/process/listen.ts';
+import { loadServingDefaults, resolveServing, type Served } from '../../server/process/served-catalog.ts';
 import { createCatalog, loadPacks } from '../../engine/index.ts';
 import { PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { inFlight } from '../../server/in-flight.ts';
+import { inFlight } from '../../server/http/in-flight.ts';
 
 test('in-flight holds exactly what was added and not yet removed, through any order of adds and removes', () => {
   fc.assert(

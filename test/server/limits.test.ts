@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startWorkerPool } from '../../server/calculation/worker-pool.ts';
-import type { CalculationRunner } from '../../server/calculation/runner.ts';
+import { startWorkerPool } from '../../server/calculate/worker-pool.ts';
+import type { CalculationRunner } from '../../server/calculate/runner.ts';
 import { money, payFacts, SHIPPED_PACKS } from '../helpers/packs.ts';
-import type { Served } from '../../server/serving.ts';
+import type { Served } from '../../server/process/served-catalog.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 import { rawRequest } from './raw-http.ts';
 import { writeSlowPack } from './slow-pack.ts';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadDocs } from '../../server/boot.ts';
+import { loadDocs } from '../../server/process/boot.ts';
 import { payFacts, shippedPacks } from '../helpers/packs.ts';
 import { monitorEventLoop } from '../../server/limits/load.ts';
 import { startTestServer } from './helpers.ts';

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createAdminServer, type Readiness } from '../../server/admin.ts';
+import { createAdminServer, type Readiness } from '../../server/process/admin.ts';
 import { connectionCounts } from '../../server/limits/connections.ts';
-import { createMetrics } from '../../server/metrics.ts';
+import { createMetrics } from '../../server/process/metrics.ts';
 import { money } from '../helpers/packs.ts';
 import { calculate, startTestServer } from './helpers.ts';
 import { rawRequest } from './raw-http.ts';

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATIONS } from '../../server/openapi/operations.ts';
+import { OPERATIONS } from '../../server/contract/operations.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;

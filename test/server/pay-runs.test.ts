@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readConfig, type ServiceConfig } from '../../server/config.ts';
+import { readConfig, type ServiceConfig } from '../../server/process/config.ts';
 import { createRateLimiter } from '../../server/limits/rate-limit.ts';
-import type { CalculationRunner } from '../../server/calculation/runner.ts';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
+import type { CalculationRunner } from '../../server/calculate/runner.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
 import { payFacts, money } from '../helpers/packs.ts';
 import { responseValidators } from './openapi-check.ts';
 import { servedPacks, startTestServer, type TestServer } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Catalog } from '../../engine/index.ts';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
 import { payFacts } from '../helpers/packs.ts';
 import { calculate, servedPacks, startTestServer } from './helpers.ts';
 

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { procUnavailable, testOr } from '../helpers/skip.ts';
 import { FIXTURE_PACKS, money, nextYearFixture, PROJECT_ROOT, SHIPPED_PACKS } from '../helpers/packs.ts';
-import { REPEAT_WINDOW_MS } from '../../server/signals.ts';
+import { REPEAT_WINDOW_MS } from '../../server/process/signals.ts';
 import { rawRequest } from './raw-http.ts';
 import { buildOnce, runToExit, serviceEnvironment, startService } from '../helpers/service-process.ts';
 import { writeSlowPack } from './slow-pack.ts';

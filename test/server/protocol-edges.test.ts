@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createAdminServer } from '../../server/admin.ts';
+import { createAdminServer } from '../../server/process/admin.ts';
 import { runToExit } from '../helpers/service-process.ts';
 import { rawRequest } from './raw-http.ts';
 import { startTestServer, type TestServer } from './helpers.ts';

@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CalculationRunner } from '../../server/calculation/runner.ts';
-import { createMetrics } from '../../server/metrics.ts';
+import type { CalculationRunner } from '../../server/calculate/runner.ts';
+import { createMetrics } from '../../server/process/metrics.ts';
 import { money } from '../helpers/packs.ts';
 import { calculate, startTestServer } from './helpers.ts';
 import { rawRequest } from './raw-http.ts';
 
-// Every request goes through one request frame (server/request-frame.ts): the same id, headers, log
+// Every request goes through one request frame (server/http/request-frame.ts): the same id, headers, log
 // line, errors and batched write for calculate as for every other route.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -2,10 +2,10 @@ import Router from '@koa/router';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DocsSite } from '../../docs-site/index.ts';
-import type { RequestState } from '../../server/context.ts';
-import type { MetadataSource } from '../../server/metadata.ts';
-import { OPERATIONS } from '../../server/openapi/operations.ts';
-import { registerOperations } from '../../server/routes/operations.ts';
+import type { RequestState } from '../../server/http/context.ts';
+import type { MetadataSource } from '../../server/catalog/metadata.ts';
+import { OPERATIONS } from '../../server/contract/operations.ts';
+import { registerOperations } from '../../server/http/routing.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 // The operations table registers the routes: every operation answers at its path and method, HEAD

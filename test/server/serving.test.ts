@@ -5,10 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { referencePath } from '../../docs-site/index.ts';
 import { createCatalog, formatDiagnostic, loadPacks, readServingDefaults, type Catalog } from '../../engine/index.ts';
-import { BootFailure } from '../../server/boot.ts';
+import { BootFailure } from '../../server/process/boot.ts';
 import { projectDocsSite } from '../helpers/docs.ts';
-import { ConfigError, readConfig } from '../../server/config.ts';
-import { loadServed, loadServingDefaults, resolveServing } from '../../server/serving.ts';
+import { ConfigError, readConfig } from '../../server/process/config.ts';
+import { loadServed, loadServingDefaults, resolveServing } from '../../server/process/served-catalog.ts';
 import { nextYearFixture, payFacts, PROJECT_ROOT, shippedPacks, SHIPPED_PACKS } from '../helpers/packs.ts';
 import { calculate, servedPacks, startTestServer, type TestServer } from './helpers.ts';
 

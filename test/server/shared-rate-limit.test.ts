@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { testOr } from '../helpers/skip.ts';
 import { once } from 'node:events';
-import { createInlineRunner } from '../../server/calculation/inline-runner.ts';
+import { createInlineRunner } from '../../server/calculate/inline-runner.ts';
 import { createRateLimiter } from '../../server/limits/rate-limit.ts';
 import { connectRedisStore } from '../../server/limits/redis-store.ts';
 import { payFacts } from '../helpers/packs.ts';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCalculator } from '../../engine/index.ts';
-import { calculate } from '../../server/calculation/calculate.ts';
+import { calculate } from '../../server/calculate/calculation.ts';
 import { explanation } from '../../tools/explain/explanation.ts';
 import { selectPlan } from '../../tools/explain/select.ts';
 import { money, nextYearFixture, payFacts, shippedPacks } from '../helpers/packs.ts';
