@@ -1,6 +1,6 @@
 // Lane: services (npm run test:fast leaves this file out).
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,13 +11,14 @@ import { nodeLineBinary, supportedNodeLines } from '../helpers/node-lines.ts';
 import { expectedCalculateAllOutput } from './integrator/expected.ts';
 
 // The client as an integrator outside the repository gets it: `npm pack` builds it and packs the
-// tarball; a project in a temporary folder installs the tarball with plain `npm install`; tsc
+// tarball (from a copy of the package, so that its clean build does not take dist/ away from tests
+// running beside this one); a project in a temporary folder installs the tarball with plain `npm install`; tsc
 // type-checks the integrator's programs (test/client/integrator) against the installed declarations
 // with strict, and compiles them; plain `node` runs the result, with no TypeScript runner, against
 // the service as `npm start` serves it, on each supported Node.js line present on this machine.
 
-const CLIENT = '@tax-rules-api/client';
-const CLIENT_SOURCES = join(PROJECT_ROOT, 'packages', 'client', 'src');
+const CLIENT_PACKAGE = join(PROJECT_ROOT, 'packages', 'client');
+const CLIENT_SOURCES = join(CLIENT_PACKAGE, 'src');
 const PROGRAMS = join(PROJECT_ROOT, 'test', 'client', 'integrator');
 const run = promisify(execFile);
 
@@ -44,8 +45,15 @@ let service: DefaultService;
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'tax-rules-api-client-'));
   const env = outsideNpmEnvironment();
+  // The package as it is published from, without its build: its manifest, README, build settings and
+  // sources, with the repository's node_modules for the build's compiler and types.
+  const copy = join(work, 'package');
+  mkdirSync(copy);
+  for (const file of ['package.json', 'README.md', 'tsconfig.json']) copyFileSync(join(CLIENT_PACKAGE, file), join(copy, file));
+  cpSync(CLIENT_SOURCES, join(copy, 'src'), { recursive: true });
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'));
   // `npm pack` runs the package's prepack: a clean build of src/ into dist/.
-  const pack = await run('npm', ['pack', '--json', '--workspace', CLIENT, '--pack-destination', work], { cwd: PROJECT_ROOT, env, maxBuffer: 16 << 20 });
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, env, maxBuffer: 16 << 20 });
   packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
 
   project = join(work, 'integrator');

@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { suite } from 'uvu';

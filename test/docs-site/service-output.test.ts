@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

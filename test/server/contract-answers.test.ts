@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';

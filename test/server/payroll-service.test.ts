@@ -1,3 +1,4 @@
+// Lane: services (npm run test:fast leaves this file out).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendAll } from '../helpers/keep-alive-client.ts';
