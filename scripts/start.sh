@@ -19,5 +19,9 @@ export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 # No Maglev, V8's middle optimising tier (Node.js lines that have it off accept the flag): functions
 # go from the baseline tier straight to TurboFan. Maglev compiles on V8's background threads, and
 # what it allocates there stays in glibc's arenas; once warm the code reaches TurboFan all the same.
+# No allocation-site pretenuring: V8 would otherwise, in some runs, decide from early survival that a
+# hot allocation site's objects live long and allocate them straight in the old generation, where
+# the answers' short-lived objects then cost full collections: such a run counts far more
+# instructions per request than another run of the same build.
 # What each flag saves and costs, by Node.js line: bench/README.md, "Memory".
-exec node --max-semi-space-size=2 --heap-growing-percent=20 --no-maglev dist/server.js
+exec node --max-semi-space-size=2 --heap-growing-percent=20 --no-maglev --no-allocation-site-pretenuring dist/server.js

@@ -1,6 +1,5 @@
 import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
-import Koa from 'koa';
 import { UNEXPECTED_FAILURE, type OperationSpec } from './contract/operations.ts';
 import { ApiProblem, errorResponse } from './contract/errors.ts';
 import type { AppContext, RequestState } from './http/context.ts';
@@ -17,7 +16,7 @@ import { registerFavicon } from './docs/favicon.ts';
 import { allowedMethods, registerOperations } from './http/routing.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { answerBatch } from './http/answer-batch.ts';
-import { requestFrame, requestRecorder, type RequestLogLine } from './http/request-frame.ts';
+import { FramedApplication, requestFrame, requestRecorder, type RequestLogLine } from './http/request-frame.ts';
 import { createServices, type McpEndpointFactory, type ServiceDeps, type Services } from './services.ts';
 
 /** What the application is built from: the services' parts, and where it reports. */
@@ -39,7 +38,7 @@ export interface AppDeps extends ServiceDeps {
  */
 export function createApp(deps: AppDeps): RequestListener {
   const services = createServices(deps);
-  const app = new Koa<RequestState>();
+  const app = new FramedApplication();
   parseKoaQueries(app);
   const log = deps.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const reportFailure = deps.reportFailure ?? defaultFailureReport;
@@ -69,11 +68,6 @@ export function createApp(deps: AppDeps): RequestListener {
       reportFailure,
     }),
   );
-
-  // Errors Koa meets outside the middleware, such as writing to a client that has gone.
-  app.on('error', (error: NodeJS.ErrnoException) => {
-    if (!CLIENT_GONE.has(error.code ?? '')) reportFailure(error);
-  });
 
   if (deps.config.corsOrigins.length > 0) app.use(corsMiddleware(new Set(deps.config.corsOrigins)));
 
@@ -121,9 +115,6 @@ function registerMcpEndpoint(router: Router<RequestState>, services: Services, r
   endpoint.catch(() => undefined);
   router.post('mcp', MCP_PATH, async (ctx: AppContext) => (await endpoint)(ctx));
 }
-
-/** Socket errors that only say the client went away: nothing to report. */
-const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
 /** Why a path that names no route looks like one: a trailing slash or an empty segment. */
 function nearMiss(router: Router<RequestState>, path: string): 'trailing-slash' | 'empty-segment' | undefined {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
-import type { Middleware } from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { AppContext, RequestState } from './context.ts';
 import type { ServiceMetrics } from '../process/metrics.ts';
 import { JSON_CONTENT_TYPE } from './respond.ts';
@@ -37,6 +37,21 @@ export function requestIdOf(request: IncomingMessage): string {
 
 /** Headers every answer carries besides its request id. */
 export const EVERY_ANSWER_HEADERS = { 'x-content-type-options': 'nosniff' } as const;
+const EVERY_ANSWER_HEADER_NAMES = Object.keys(EVERY_ANSWER_HEADERS) as (keyof typeof EVERY_ANSWER_HEADERS)[];
+
+/**
+ * The Koa application every request goes through. The request frame writes every answer and turns
+ * every error into one (`ctx.respond = false`), so Koa's own handling of the response has nothing
+ * to do: its watch on each response (on-finished, several listeners and closures a request) and its
+ * respond step are left out, and a request runs the middleware alone. An answer starts at 404 until
+ * a route answers, as in Koa.
+ */
+export class FramedApplication extends Koa<RequestState> {
+  handleRequest(ctx: AppContext, middleware: (ctx: AppContext) => Promise<void>): Promise<void> {
+    ctx.res.statusCode = 404;
+    return middleware(ctx);
+  }
+}
 
 /** The route of a request no route matched, in log lines and metrics. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -84,34 +99,43 @@ export function requestFrame(options: RequestFrameOptions): Middleware<RequestSt
   return async (ctx: AppContext, next) => {
     const startedAt = performance.now();
     const requestId = requestIdOf(ctx.req);
-    ctx.set('x-request-id', requestId);
-    ctx.set(EVERY_ANSWER_HEADERS);
+    // Set on the response as they are: Koa's ctx.set allocates arrays for every header it sets.
+    ctx.res.setHeader('x-request-id', requestId);
+    for (const name of EVERY_ANSWER_HEADER_NAMES) ctx.res.setHeader(name, EVERY_ANSWER_HEADERS[name]);
     try {
-      await next();
-    } catch (error) {
-      const { status, body, headers } = answerError(error, ctx.state.operation);
-      ctx.status = status;
-      ctx.set(headers);
-      ctx.set('content-type', JSON_CONTENT_TYPE);
-      ctx.body = body;
-    }
-    ctx.respond = false;
-    // The route template that matched, never the raw path, which may carry values.
-    const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
-    if (!ctx.writable) {
-      record(requestId, ctx.method, route, CLIENT_GONE_STATUS, startedAt);
-      return;
-    }
-    sendSoon(() => {
       try {
-        watchWrite(ctx.res, writeTimeoutMs);
-        writeAnswer(ctx);
-        record(requestId, ctx.method, route, ctx.status, startedAt);
+        await next();
       } catch (error) {
-        reportFailure(error);
-        if (!ctx.res.writableEnded) ctx.res.destroy();
+        const { status, body, headers } = answerError(error, ctx.state.operation);
+        ctx.status = status;
+        ctx.set(headers);
+        ctx.set('content-type', JSON_CONTENT_TYPE);
+        ctx.body = body;
       }
-    });
+      ctx.respond = false;
+      // The route template that matched, never the raw path, which may carry values.
+      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
+      if (!ctx.writable) {
+        record(requestId, ctx.method, route, CLIENT_GONE_STATUS, startedAt);
+        return;
+      }
+      sendSoon(() => {
+        try {
+          watchWrite(ctx.res, writeTimeoutMs);
+          writeAnswer(ctx);
+          record(requestId, ctx.method, route, ctx.status, startedAt);
+        } catch (error) {
+          reportFailure(error);
+          if (!ctx.res.writableEnded) ctx.res.destroy();
+        }
+      });
+    } catch (failure) {
+      // The frame itself failed (making the error's answer, or the log line of a client gone):
+      // nothing can be answered any more, and the application has no respond step of Koa's to fall
+      // back on.
+      reportFailure(failure);
+      ctx.res.destroy();
+    }
   };
 }
 

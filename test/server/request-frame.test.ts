@@ -212,4 +212,39 @@ test('a failure of the frame after the answer is written is reported, and the an
   }
 });
 
+test('a failure of the frame while it makes an error answer is reported, the connection closed, and the service goes on', async () => {
+  const reported: unknown[] = [];
+  let failures = 0;
+  const runner: CalculationRunner = {
+    size: 1,
+    inUse: () => 0,
+    tryAcquire: () => ({ run: () => (failures++ === 0 ? Promise.reject(new Error('secret detail')) : Promise.resolve({ kind: 'unavailable' })), release: () => undefined }),
+    close: async () => {},
+  };
+  const service = await startTestServer({
+    deps: {
+      runner,
+      // The report of the unexpected failure fails too, once: the frame cannot make the 503.
+      reportFailure: (error) => {
+        if (reported.push(error) === 1) throw new Error('report sink broken');
+      },
+    },
+  });
+  try {
+    const failed = await calculate(service.url, 'au.income-tax.annual', ANNUAL).then(
+      (response) => `answered ${response.status}`,
+      (error: Error) => error.message,
+    );
+    assert.not.match(failed, /^answered/);
+    assert.is(reported.length, 2);
+    assert.match(String(reported[1]), /report sink broken/);
+    // The process and its listener are unharmed: the next request is answered.
+    const next = await calculate(service.url, 'au.income-tax.annual', ANNUAL);
+    assert.is(next.status, 503);
+    assert.is((JSON.parse(await next.text()) as { error: { _tag: string } }).error._tag, 'CalculatorAdmissionUnavailable');
+  } finally {
+    await service.close();
+  }
+});
+
 test.run();
