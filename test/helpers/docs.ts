@@ -7,9 +7,9 @@ import { compileDocs, projectDocsOptions } from '../../server/process/boot.ts';
 const compilations = new Map<string, Promise<StoredDocsSnapshot>>();
 
 /**
- * The project's documentation for a catalog, compiled from its sources once per test run and shared
- * by every test file that needs the same pages: a compilation takes seconds, and the suite runs its
- * files in one process.
+ * The project's documentation for a catalog, compiled from its sources once per lane process and
+ * shared by every test file the lane runs that needs the same pages: a compilation takes seconds of
+ * processor time, and a lane runs many files one after another.
  */
 export function compiledProjectDocs(catalog: Catalog): Promise<StoredDocsSnapshot> {
   const digest = docsInputsDigest(projectDocsOptions(catalog));
