@@ -1,6 +1,6 @@
 // Lane: services (npm run test:fast leaves this file out).
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -71,6 +71,20 @@ function edit(root: string, file: string, old: string, now: string): void {
   writeFileSync(path, text.replace(old, now));
 }
 
+/**
+ * Copies a file or folder with the times of every file and folder in it: a tool runs its bundle only
+ * when no file or folder it is built from is newer (bin/run-tool.js), and cpSync keeps only files' times.
+ */
+function copyWithTimes(from: string, to: string): void {
+  cpSync(from, to, { recursive: true, preserveTimestamps: true });
+  const keepFolderTimes = (dir: string) => {
+    for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) if (entry.isDirectory()) keepFolderTimes(join(dir, entry.name));
+    const { atime, mtime } = statSync(join(from, dir));
+    utimesSync(join(to, dir), atime, mtime);
+  };
+  if (statSync(from).isDirectory()) keepFolderTimes('');
+}
+
 /** Every file under a folder, relative to it. */
 function filesUnder(root: string, dir = ''): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -90,7 +104,7 @@ test('a pay-only year copied from the latest, with one coefficient changed, ship
   const root = mkdtempSync(join(tmpdir(), 'new-year-'));
   try {
     // dist/ goes too (when built), with its times, so that the copy's tools start from their bundles as the project's do.
-    for (const path of COPIED) if (existsSync(join(PROJECT_ROOT, path))) cpSync(join(PROJECT_ROOT, path), join(root, path), { recursive: true, preserveTimestamps: true });
+    for (const path of COPIED) if (existsSync(join(PROJECT_ROOT, path))) copyWithTimes(join(PROJECT_ROOT, path), join(root, path));
     symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
     // The project as the guide describes it: no pack yet for a year after the one copied.
     for (const { from, to } of copies) {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadDocs } from '../../server/process/boot.ts';
+import { projectDocsSite } from '../helpers/docs.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 
@@ -30,8 +30,7 @@ const layout = suite('docs layout in a browser');
 
 layout.before(async () => {
   if (!available) return;
-  const docs = await loadDocs(shippedPacks().catalog);
-  server = await startTestServer({ deps: docs === undefined ? {} : { docs: docs.site } });
+  server = await startTestServer({ deps: { docs: await projectDocsSite(shippedPacks().catalog) } });
   const navigation: { primaryNavigation: { path: string; pages: { path: string }[] }[] } = await (await fetch(`${server.url}/api/v1/docs/navigation`)).json();
   paths = navigation.primaryNavigation.flatMap((section) => [section.path, ...section.pages.map((page) => page.path)]);
   browser = await chromium.launch({

@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { testOr } from '../helpers/skip.ts';
-import { loadDocs } from '../../server/process/boot.ts';
+import { projectDocsSite } from '../helpers/docs.ts';
 import { shippedPacks } from '../helpers/packs.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
@@ -19,8 +19,7 @@ let browser: Browser;
 
 test.before(async () => {
   if (!available) return;
-  const docs = await loadDocs(shippedPacks().catalog);
-  server = await startTestServer({ deps: docs === undefined ? {} : { docs: docs.site } });
+  server = await startTestServer({ deps: { docs: await projectDocsSite(shippedPacks().catalog) } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadDocs } from '../../server/process/boot.ts';
+import { projectDocsSite } from '../helpers/docs.ts';
 import { payFacts, shippedPacks } from '../helpers/packs.ts';
 import { monitorEventLoop } from '../../server/limits/load.ts';
 import { startTestServer } from './helpers.ts';
@@ -40,9 +40,9 @@ async function send(url: string, path: string, body?: string): Promise<{ status:
 }
 
 test('while the event loop is saturated new calculations and new searches get 503 at once; cheap answers and cached searches still come', async () => {
-  const docs = await loadDocs(shippedPacks().catalog);
+  const docs = await projectDocsSite(shippedPacks().catalog);
   const load = monitorEventLoop(50);
-  const server = await startTestServer({ deps: { docs: docs!.site, load } });
+  const server = await startTestServer({ deps: { docs, load } });
   /** Waits, in idle stretches, for the monitor to reach a state (start-up work can leave the loop saturated for a moment). */
   const until = async (saturated: boolean) => {
     while (load.saturated() !== saturated) await idleFor(10);
