@@ -22,11 +22,12 @@ const GUIDE = 'docs-site/content/guides/change-a-rate-for-a-new-year.md';
 const REVIEW_GUIDE = 'docs-site/content/guides/review-a-pack-with-validate-pack.md';
 const CHANGELOG = 'docs-site/content/overview/changelog.md';
 /**
- * What the copy takes from the project: everything but its history and its installed dependencies
- * (linked instead; the workspace packages are reached through them), so that a new top-level folder
+ * What the copy takes from the project: everything but its history, its installed dependencies
+ * (linked instead; the workspace packages are reached through them) and its scratch folder .tmp/
+ * (ignored by git, and written meanwhile by tests in the other lane), so that a new top-level folder
  * a suite, a tool or the service reads is copied without an edit here.
  */
-const COPIED = readdirSync(PROJECT_ROOT).filter((name) => !['.git', 'node_modules', 'packages'].includes(name));
+const COPIED = readdirSync(PROJECT_ROOT).filter((name) => !['.git', 'node_modules', 'packages', '.tmp'].includes(name));
 /** The suites that find the packs and years they check, run on the copy in two processes of about equal length. */
 const SUITES = ['server/conformance-years\\.test\\.ts$', '(engine/(conformance|carried-values)|docs-site/(cli-output|changelog))\\.test\\.ts$'];
 
