@@ -76,7 +76,7 @@ function runLane() {
       totals.total += message.total;
       totals.passed += message.passed;
       totals.skipped += message.skipped;
-      if (message.failed || message.passed + message.skipped < message.total) failedFiles.push(current.name);
+      if (message.failed || message.passed < message.total) failedFiles.push(current.name);
       process.stdout.write(`${current.name} (${(message.ms / 1000).toFixed(1)} s)\n${message.output.trim()}\n\n`);
       next();
     });
